@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project root, so the service finds its files whatever the working directory. */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Config {
+  /** External PostgreSQL; when absent the embedded server is started. */
+  databaseUrl: string | undefined;
+  /** Data folder of the embedded server (git-ignored). */
+  embeddedDataDir: string;
+  embeddedPort: number;
+  port: number;
+  host: string;
+  /** Connections the service keeps open to PostgreSQL. */
+  poolSize: number;
+  /** Load the synthetic demo dataset when the database holds no observations. */
+  loadDemoData: boolean;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(): Config {
+  return {
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    embeddedDataDir: process.env.EMBEDDED_PG_DIR || path.join(projectRoot, '.data', 'postgres'),
+    embeddedPort: intFromEnv('EMBEDDED_PG_PORT', 54329),
+    port: intFromEnv('PORT', 3000),
+    host: process.env.HOST || '127.0.0.1',
+    poolSize: intFromEnv('DB_POOL_SIZE', 10),
+    loadDemoData: process.env.DEMO_DATA !== 'off',
+  };
+}

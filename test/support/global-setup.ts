@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import postgres from 'postgres';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminUrl: string;
+    templateDatabase: string;
+  }
+}
+
+/**
+ * Tests run on real PostgreSQL: the server at DATABASE_URL when set, otherwise an embedded one in
+ * a temporary folder. One migrated template database is built here; every test file clones it.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedServer | undefined;
+  let tempDir: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alk-test-pg-'));
+    // initdb runs as the unprivileged postgres user and must be able to enter the folder.
+    fs.chmodSync(tempDir, 0o755);
+    embedded = await startEmbeddedPostgres(path.join(tempDir, 'data'), await freePort());
+    adminUrl = embedded.url;
+  }
+  const template = `alk_test_template_${process.pid}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.unsafe(`CREATE DATABASE ${template} TEMPLATE template0 ENCODING 'UTF8'`);
+  await migrate(withDatabase(adminUrl, template));
+  project.provide('adminUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    const leftovers = await admin<{ datname: string }[]>`
+      SELECT datname FROM pg_database WHERE datname LIKE ${`alk_test_%_${process.pid}%`}`;
+    for (const { datname } of leftovers) await admin.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    await admin.end();
+    await embedded?.stop();
+    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
