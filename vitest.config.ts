@@ -4,7 +4,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/response-validation.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,0 +1,781 @@
+// Generated from openapi.yaml by `npm run generate`. Do not edit.
+export type paths = {
+    "/api/v1/advertiser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Advertiser summary
+         * @description Merges every advertiser identifier whose current name equals `name` and aggregates them:
+         *     distinct creatives, distinct landing domains, the last date seen, the country of the
+         *     identifier with the most creatives (ties: latest `last_seen`, then smallest identifier),
+         *     and the manual `advertiser_type` label. No time dimension: month-by-month data comes from
+         *     `/api/v1/advertiser/history`. Costs 3 credits, also when the advertiser is not found.
+         */
+        get: operations["getAdvertiserSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Domain summary
+         * @description Reports on one root domain: how many distinct advertiser identifiers run ads landing on
+         *     it, when it was last crawled, and whether any ad lands on it. A domain that was crawled
+         *     but has no ads answers `200` with `has_data: false` and `advertisers: 0`; a domain with
+         *     neither ads nor crawls answers `404` (charged). Costs 3 credits.
+         */
+        get: operations["getDomainSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advertiser/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Advertiser history, month by month
+         * @description Distinct creatives and distinct landing domains of the advertiser (all identifiers of the
+         *     name) per calendar month (UTC), oldest first. The window is the current month and the 35
+         *     before it; it starts later when the advertiser was first seen later. `window_start` is the
+         *     first day of the first month returned. Every month of the window has an entry, months
+         *     without activity included with zeros. An advertiser whose activity is all older than the
+         *     window answers `200` with the nominal `window_start` and 36 zero months. The website shows
+         *     a longer history than the API does. Costs 9 credits.
+         */
+        get: operations["getAdvertiserHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advertiser/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Landing domains of an advertiser
+         * @description The landing domains of the advertiser (all identifiers of the name), each with its
+         *     distinct creatives and the last date seen there. Ordered by `creatives` descending, then
+         *     `last_seen` descending, then `domain` ascending. At most 500 entries;
+         *     `landing_domain_count` is the full total and `truncated` is true when entries were cut.
+         *     One or two domains usually mean the brand itself or its dealer; a very large number of
+         *     unrelated domains usually means an intermediary. Costs 15 credits.
+         */
+        get: operations["getAdvertiserLandingDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/brandbid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Brand-bid report
+         * @description Which advertiser identifiers send ads to the root domain, one row per identifier, each
+         *     with its creatives landing on this domain, the first and last dates seen there, and its
+         *     whole landing-domain footprint (`landing_domain_count` over all its observations, and the
+         *     `profile` derived from it: 1 `single_domain`, 2 to 4 `few_domains`, 5 or more
+         *     `multi_domain_intermediary`). Ordered by `creatives` descending, then `last_seen`
+         *     descending, then `advertiser_id` ascending. At most 100 rows; `advertiser_count` is the
+         *     full total and equals the domain summary's `advertisers`. A crawled domain without ads
+         *     answers `200` with `advertiser_count: 0` and an empty list. The profile is a descriptive
+         *     signal, not a verdict of trademark infringement. Costs 60 credits.
+         */
+        get: operations["getBrandBidReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your balance
+         * @description The balance of the account that owns the key, and the key's display prefix, so a client can
+         *     check its credits without spending any. Free: costs 0 credits and writes nothing to the ledger.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /**
+         * @description An advertiser identifier, `AR` followed by digits.
+         * @example AR01234567890123456789
+         */
+        AdvertiserId: string;
+        /**
+         * Format: date
+         * @description A UTC calendar date, `YYYY-MM-DD`.
+         * @example 2026-11-20
+         */
+        Date: string;
+        /** @description Credits deducted by this call (the operation's `x-credit-cost`). */
+        CreditsCharged: number;
+        /** @description The account's balance after the deduction. */
+        CreditsRemaining: number;
+        AdvertiserSummary: {
+            /** @description The advertiser name, as requested. */
+            advertiser: string;
+            /** @description Every identifier whose current name is this name, ascending by code point. */
+            advertiser_ids: components["schemas"]["AdvertiserId"][];
+            /** @description Distinct creatives over all the advertiser's identifiers. */
+            creatives: number;
+            /** @description Distinct landing domains over all the advertiser's identifiers. */
+            landing_domains: number;
+            /** @description The latest date any of the advertiser's identifiers was seen. */
+            last_seen: components["schemas"]["Date"];
+            /** @description ISO 3166-1 alpha-2 country of the identifier with the most creatives (ties: latest `last_seen`, then smallest identifier). */
+            country: string;
+            /** @description A manual label. `null` means nobody has classified the advertiser yet; it does not mean the advertiser is not an agency. */
+            advertiser_type: ("agency" | "direct") | null;
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        DomainSummary: {
+            /** @description The normalized root domain. */
+            domain: string;
+            /** @description Distinct advertiser identifiers with an observation landing on the domain. */
+            advertisers: number;
+            /** @description The latest crawl, `YYYY-MM-DD HH:MM:SS` in UTC; `null` when never crawled. */
+            last_crawled: string | null;
+            /** @description True when at least one observation lands on the domain. */
+            has_data: boolean;
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        AdvertiserHistory: {
+            /** @description The advertiser name, as requested. */
+            advertiser: string;
+            /** @description The first day of the first month returned. */
+            window_start: components["schemas"]["Date"];
+            /** @description One entry per calendar month from `window_start` to the current month (UTC), oldest first; at most 36. */
+            months: components["schemas"]["HistoryMonth"][];
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        HistoryMonth: {
+            /** @description The calendar month, `YYYY-MM`. */
+            month: string;
+            /** @description Distinct creatives observed in the month, over all identifiers of the name. */
+            creatives: number;
+            /** @description Distinct landing domains observed in the month, over all identifiers of the name. */
+            domains: number;
+        };
+        AdvertiserLandingDomains: {
+            /** @description The advertiser name, as requested. */
+            advertiser: string;
+            /** @description The full number of landing domains, not limited by the cap of 500. */
+            landing_domain_count: number;
+            /** @description At most 500 entries, by `creatives` descending, then `last_seen` descending, then `domain` ascending. */
+            landing_domains: components["schemas"]["LandingDomain"][];
+            /** @description True when the list was cut at 500, so it holds fewer entries than `landing_domain_count`. */
+            truncated: boolean;
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        LandingDomain: {
+            /** @description The landing root domain. */
+            domain: string;
+            /** @description Distinct creatives of the advertiser landing on this domain. */
+            creatives: number;
+            /** @description The latest date an ad of the advertiser was seen landing here. */
+            last_seen: components["schemas"]["Date"];
+        };
+        BrandBidReport: {
+            /** @description The normalized root domain queried. */
+            domain: string;
+            /** @description All identifiers landing on the domain, not capped at 100; equals the domain summary's `advertisers`. */
+            advertiser_count: number;
+            /** @description At most 100 rows, by `creatives` descending, then `last_seen` descending, then `advertiser_id` ascending. */
+            advertisers: components["schemas"]["BrandBidAdvertiser"][];
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        BrandBidAdvertiser: {
+            /** @description The identifier's current name. */
+            advertiser: string;
+            advertiser_id: components["schemas"]["AdvertiserId"];
+            /** @description The identifier's distinct creatives landing on this domain. */
+            creatives: number;
+            /** @description The earliest date the identifier was seen landing on this domain. */
+            first_seen: components["schemas"]["Date"];
+            /** @description The latest date the identifier was seen landing on this domain. */
+            last_seen: components["schemas"]["Date"];
+            /** @description Distinct landing domains of the identifier over all its observations. */
+            landing_domain_count: number;
+            /**
+             * @description `single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.
+             * @enum {string}
+             */
+            profile: "single_domain" | "few_domains" | "multi_domain_intermediary";
+        };
+        Account: {
+            /**
+             * @description The display prefix of the key that made this call.
+             * @example alk_7Hq2Xv0p
+             */
+            key_prefix: string;
+            /** @description The account's balance in credits, shared by all its keys. */
+            balance: number;
+        };
+        NameParameterError: {
+            /** @enum {string} */
+            error: "missing_name" | "invalid_name";
+            message: string;
+        };
+        DomainParameterError: {
+            /** @enum {string} */
+            error: "missing_domain" | "invalid_domain";
+            message: string;
+        };
+        UnauthorizedError: {
+            /** @constant */
+            error: "unauthorized";
+            message: string;
+        };
+        InsufficientCreditsError: {
+            /** @constant */
+            error: "insufficient_credits";
+            message: string;
+            /** @description The price of the call. */
+            required: number;
+            /** @description The current balance, below `required`. */
+            balance: number;
+        };
+        NotFoundError: {
+            /** @constant */
+            error: "not_found";
+            message: string;
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        MethodNotAllowedError: {
+            /** @constant */
+            error: "method_not_allowed";
+            message: string;
+        };
+        ServerError: {
+            /** @enum {string} */
+            error: "internal_error" | "unavailable";
+            message: string;
+            /** @description Credits charged for this call and refunded in full because the call failed on the server's side. */
+            credits_refunded: number;
+        };
+    };
+    responses: {
+        /** @description The `name` parameter is missing, empty, white space only, longer than 512 code points or repeated. Free. */
+        NameParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NameParameterError"];
+            };
+        };
+        /** @description The `domain` parameter is missing, empty, not a host with a registrable domain, or repeated. Free. */
+        DomainParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DomainParameterError"];
+            };
+        };
+        /** @description The key is missing, malformed, unknown or revoked, the account is disabled, or the two key headers disagree. Free. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /** @description The balance is below this call's price of 3 credits. Nothing was charged. */
+        InsufficientCredits3: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InsufficientCreditsError"];
+            };
+        };
+        /** @description The balance is below this call's price of 9 credits. Nothing was charged. */
+        InsufficientCredits9: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InsufficientCreditsError"];
+            };
+        };
+        /** @description The balance is below this call's price of 15 credits. Nothing was charged. */
+        InsufficientCredits15: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InsufficientCreditsError"];
+            };
+        };
+        /** @description The balance is below this call's price of 60 credits. Nothing was charged. */
+        InsufficientCredits60: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InsufficientCreditsError"];
+            };
+        };
+        /** @description No advertiser identifier currently carries this name. Charged, because the lookup ran. */
+        AdvertiserNotFound3: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description No advertiser identifier currently carries this name. Charged, because the lookup ran. */
+        AdvertiserNotFound9: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description No advertiser identifier currently carries this name. Charged, because the lookup ran. */
+        AdvertiserNotFound15: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description No ad lands on this domain and it was never crawled. Charged, because the lookup ran. */
+        DomainNotFound3: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description No ad lands on this domain and it was never crawled. Charged, because the lookup ran. */
+        DomainNotFound60: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description This path answers only `GET` and `HEAD`; the `Allow` header lists them. Free. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerError"];
+            };
+        };
+        /** @description The service's database is unreachable for the moment; retry later. Any credits charged for this call were refunded. */
+        Unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerError"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
+         *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
+         *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
+         *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+         */
+        name: string;
+        /**
+         * @description A root domain, host name or URL. It is trimmed of surrounding white space and parsed as
+         *     a URL host (`http://` is assumed; schemes other than http and https are invalid); user
+         *     info, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the
+         *     host is lower-cased, internationalized names become their ASCII `xn--` form, and the
+         *     host is reduced to its registrable root domain with the ICANN section of the Public
+         *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
+         *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
+         *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
+         *     unknown top-level domain, illegal characters, over 253 characters) or given more than
+         *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+         */
+        domain: string;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description Identifies this request in the service's logs and ledger. Quote it to support.
+         * @example 3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13
+         */
+        "X-Request-Id": string;
+        /**
+         * @description Credits this call cost. `0` on `400` and `402`, and after a refund.
+         * @example 3
+         */
+        "X-Credits-Charged": number;
+        /**
+         * @description The account's balance after this call.
+         * @example 197
+         */
+        "X-Credits-Remaining": number;
+        /**
+         * @description Always `Bearer`.
+         * @example Bearer
+         */
+        "WWW-Authenticate": "Bearer";
+        /**
+         * @description The methods this path supports.
+         * @example GET, HEAD
+         */
+        Allow: string;
+    };
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    getAdvertiserSummary: {
+        parameters: {
+            query: {
+                /**
+                 * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
+                 *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
+                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 */
+                name: components["parameters"]["name"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The advertiser summary. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvertiserSummary"];
+                };
+            };
+            400: components["responses"]["NameParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits3"];
+            404: components["responses"]["AdvertiserNotFound3"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDomainSummary: {
+        parameters: {
+            query: {
+                /**
+                 * @description A root domain, host name or URL. It is trimmed of surrounding white space and parsed as
+                 *     a URL host (`http://` is assumed; schemes other than http and https are invalid); user
+                 *     info, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the
+                 *     host is lower-cased, internationalized names become their ASCII `xn--` form, and the
+                 *     host is reduced to its registrable root domain with the ICANN section of the Public
+                 *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
+                 *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
+                 *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
+                 *     unknown top-level domain, illegal characters, over 253 characters) or given more than
+                 *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+                 */
+                domain: components["parameters"]["domain"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain summary. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainSummary"];
+                };
+            };
+            400: components["responses"]["DomainParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits3"];
+            404: components["responses"]["DomainNotFound3"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAdvertiserHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
+                 *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
+                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 */
+                name: components["parameters"]["name"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The advertiser's monthly history. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvertiserHistory"];
+                };
+            };
+            400: components["responses"]["NameParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits9"];
+            404: components["responses"]["AdvertiserNotFound9"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAdvertiserLandingDomains: {
+        parameters: {
+            query: {
+                /**
+                 * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
+                 *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
+                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 */
+                name: components["parameters"]["name"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The advertiser's landing domains. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvertiserLandingDomains"];
+                };
+            };
+            400: components["responses"]["NameParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits15"];
+            404: components["responses"]["AdvertiserNotFound15"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBrandBidReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description A root domain, host name or URL. It is trimmed of surrounding white space and parsed as
+                 *     a URL host (`http://` is assumed; schemes other than http and https are invalid); user
+                 *     info, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the
+                 *     host is lower-cased, internationalized names become their ASCII `xn--` form, and the
+                 *     host is reduced to its registrable root domain with the ICANN section of the Public
+                 *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
+                 *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
+                 *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
+                 *     unknown top-level domain, illegal characters, over 253 characters) or given more than
+                 *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+                 */
+                domain: components["parameters"]["domain"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand-bid report. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandBidReport"];
+                };
+            };
+            400: components["responses"]["DomainParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits60"];
+            404: components["responses"]["DomainNotFound60"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's balance. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+}

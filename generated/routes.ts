@@ -1,0 +1,1088 @@
+// Generated from openapi.yaml by `npm run generate`. Do not edit.
+import { createRoute, z } from '@hono/zod-openapi'
+
+const AdvertiserIdSchema = z
+  .string()
+  .regex(/^AR[0-9]{1,30}$/)
+  .openapi({
+    description: 'An advertiser identifier, `AR` followed by digits.',
+    example: 'AR01234567890123456789',
+  })
+  .openapi('AdvertiserId')
+
+const DateSchema = z.iso
+  .date()
+  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/)
+  .openapi({ description: 'A UTC calendar date, `YYYY-MM-DD`.', example: '2026-11-20' })
+  .openapi('Date')
+
+const CreditsChargedSchema = z
+  .int()
+  .min(0)
+  .openapi({ description: "Credits deducted by this call (the operation's `x-credit-cost`)." })
+  .openapi('CreditsCharged')
+
+const CreditsRemainingSchema = z
+  .int()
+  .min(0)
+  .openapi({ description: "The account's balance after the deduction." })
+  .openapi('CreditsRemaining')
+
+const AdvertiserSummarySchema = z
+  .strictObject({
+    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
+    advertiser_ids: z
+      .array(AdvertiserIdSchema)
+      .min(1)
+      .openapi({
+        description: 'Every identifier whose current name is this name, ascending by code point.',
+      }),
+    creatives: z
+      .int()
+      .min(0)
+      .openapi({ description: "Distinct creatives over all the advertiser's identifiers." }),
+    landing_domains: z
+      .int()
+      .min(0)
+      .openapi({ description: "Distinct landing domains over all the advertiser's identifiers." }),
+    last_seen: DateSchema.openapi({
+      description: "The latest date any of the advertiser's identifiers was seen.",
+    }),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .openapi({
+        description:
+          'ISO 3166-1 alpha-2 country of the identifier with the most creatives (ties: latest `last_seen`, then smallest identifier).',
+      }),
+    advertiser_type: z
+      .union([z.enum(['agency', 'direct']), z.null().nullable()])
+      .openapi({
+        description:
+          'A manual label. `null` means nobody has classified the advertiser yet; it does not mean the advertiser is not an agency.',
+      }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({
+    required: [
+      'advertiser',
+      'advertiser_ids',
+      'creatives',
+      'landing_domains',
+      'last_seen',
+      'country',
+      'advertiser_type',
+      'credits_charged',
+      'credits_remaining',
+    ],
+  })
+  .openapi('AdvertiserSummary')
+
+const DomainSummarySchema = z
+  .strictObject({
+    domain: z.string().openapi({ description: 'The normalized root domain.' }),
+    advertisers: z
+      .int()
+      .min(0)
+      .openapi({
+        description: 'Distinct advertiser identifiers with an observation landing on the domain.',
+      }),
+    last_crawled: z
+      .string()
+      .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/)
+      .nullable()
+      .openapi({
+        description: 'The latest crawl, `YYYY-MM-DD HH:MM:SS` in UTC; `null` when never crawled.',
+      }),
+    has_data: z
+      .boolean()
+      .openapi({ description: 'True when at least one observation lands on the domain.' }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({
+    required: [
+      'domain',
+      'advertisers',
+      'last_crawled',
+      'has_data',
+      'credits_charged',
+      'credits_remaining',
+    ],
+  })
+  .openapi('DomainSummary')
+
+const HistoryMonthSchema = z
+  .strictObject({
+    month: z
+      .string()
+      .regex(/^[0-9]{4}-[0-9]{2}$/)
+      .openapi({ description: 'The calendar month, `YYYY-MM`.' }),
+    creatives: z
+      .int()
+      .min(0)
+      .openapi({
+        description: 'Distinct creatives observed in the month, over all identifiers of the name.',
+      }),
+    domains: z
+      .int()
+      .min(0)
+      .openapi({
+        description:
+          'Distinct landing domains observed in the month, over all identifiers of the name.',
+      }),
+  })
+  .openapi({ required: ['month', 'creatives', 'domains'] })
+  .openapi('HistoryMonth')
+
+const AdvertiserHistorySchema = z
+  .strictObject({
+    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
+    window_start: DateSchema.openapi({ description: 'The first day of the first month returned.' }),
+    months: z
+      .array(HistoryMonthSchema)
+      .min(1)
+      .max(36)
+      .openapi({
+        description:
+          'One entry per calendar month from `window_start` to the current month (UTC), oldest first; at most 36.',
+      }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({
+    required: ['advertiser', 'window_start', 'months', 'credits_charged', 'credits_remaining'],
+  })
+  .openapi('AdvertiserHistory')
+
+const LandingDomainSchema = z
+  .strictObject({
+    domain: z.string().openapi({ description: 'The landing root domain.' }),
+    creatives: z
+      .int()
+      .min(1)
+      .openapi({ description: 'Distinct creatives of the advertiser landing on this domain.' }),
+    last_seen: DateSchema.openapi({
+      description: 'The latest date an ad of the advertiser was seen landing here.',
+    }),
+  })
+  .openapi({ required: ['domain', 'creatives', 'last_seen'] })
+  .openapi('LandingDomain')
+
+const AdvertiserLandingDomainsSchema = z
+  .strictObject({
+    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
+    landing_domain_count: z
+      .int()
+      .min(1)
+      .openapi({
+        description: 'The full number of landing domains, not limited by the cap of 500.',
+      }),
+    landing_domains: z
+      .array(LandingDomainSchema)
+      .max(500)
+      .openapi({
+        description:
+          'At most 500 entries, by `creatives` descending, then `last_seen` descending, then `domain` ascending.',
+      }),
+    truncated: z
+      .boolean()
+      .openapi({
+        description:
+          'True when the list was cut at 500, so it holds fewer entries than `landing_domain_count`.',
+      }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({
+    required: [
+      'advertiser',
+      'landing_domain_count',
+      'landing_domains',
+      'truncated',
+      'credits_charged',
+      'credits_remaining',
+    ],
+  })
+  .openapi('AdvertiserLandingDomains')
+
+const BrandBidAdvertiserSchema = z
+  .strictObject({
+    advertiser: z.string().openapi({ description: "The identifier's current name." }),
+    advertiser_id: AdvertiserIdSchema,
+    creatives: z
+      .int()
+      .min(1)
+      .openapi({ description: "The identifier's distinct creatives landing on this domain." }),
+    first_seen: DateSchema.openapi({
+      description: 'The earliest date the identifier was seen landing on this domain.',
+    }),
+    last_seen: DateSchema.openapi({
+      description: 'The latest date the identifier was seen landing on this domain.',
+    }),
+    landing_domain_count: z
+      .int()
+      .min(1)
+      .openapi({
+        description: 'Distinct landing domains of the identifier over all its observations.',
+      }),
+    profile: z
+      .enum(['single_domain', 'few_domains', 'multi_domain_intermediary'])
+      .openapi({
+        description:
+          '`single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.',
+      }),
+  })
+  .openapi({
+    required: [
+      'advertiser',
+      'advertiser_id',
+      'creatives',
+      'first_seen',
+      'last_seen',
+      'landing_domain_count',
+      'profile',
+    ],
+  })
+  .openapi('BrandBidAdvertiser')
+
+const BrandBidReportSchema = z
+  .strictObject({
+    domain: z.string().openapi({ description: 'The normalized root domain queried.' }),
+    advertiser_count: z
+      .int()
+      .min(0)
+      .openapi({
+        description:
+          "All identifiers landing on the domain, not capped at 100; equals the domain summary's `advertisers`.",
+      }),
+    advertisers: z
+      .array(BrandBidAdvertiserSchema)
+      .max(100)
+      .openapi({
+        description:
+          'At most 100 rows, by `creatives` descending, then `last_seen` descending, then `advertiser_id` ascending.',
+      }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({
+    required: ['domain', 'advertiser_count', 'advertisers', 'credits_charged', 'credits_remaining'],
+  })
+  .openapi('BrandBidReport')
+
+const AccountSchema = z
+  .strictObject({
+    key_prefix: z
+      .string()
+      .openapi({
+        description: 'The display prefix of the key that made this call.',
+        example: 'alk_7Hq2Xv0p',
+      }),
+    balance: z
+      .int()
+      .min(0)
+      .openapi({ description: "The account's balance in credits, shared by all its keys." }),
+  })
+  .openapi({ required: ['key_prefix', 'balance'] })
+  .openapi('Account')
+
+const NameParameterErrorSchema = z
+  .strictObject({ error: z.enum(['missing_name', 'invalid_name']), message: z.string() })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('NameParameterError')
+
+const DomainParameterErrorSchema = z
+  .strictObject({ error: z.enum(['missing_domain', 'invalid_domain']), message: z.string() })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('DomainParameterError')
+
+const UnauthorizedErrorSchema = z
+  .strictObject({ error: z.literal('unauthorized'), message: z.string() })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('UnauthorizedError')
+
+const InsufficientCreditsErrorSchema = z
+  .strictObject({
+    error: z.literal('insufficient_credits'),
+    message: z.string(),
+    required: z.int().min(1).openapi({ description: 'The price of the call.' }),
+    balance: z.int().min(0).openapi({ description: 'The current balance, below `required`.' }),
+  })
+  .openapi({ required: ['error', 'message', 'required', 'balance'] })
+  .openapi('InsufficientCreditsError')
+
+const NotFoundErrorSchema = z
+  .strictObject({
+    error: z.literal('not_found'),
+    message: z.string(),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({ required: ['error', 'message', 'credits_charged', 'credits_remaining'] })
+  .openapi('NotFoundError')
+
+const MethodNotAllowedErrorSchema = z
+  .strictObject({ error: z.literal('method_not_allowed'), message: z.string() })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('MethodNotAllowedError')
+
+const ServerErrorSchema = z
+  .strictObject({
+    error: z.enum(['internal_error', 'unavailable']),
+    message: z.string(),
+    credits_refunded: z
+      .int()
+      .min(0)
+      .openapi({
+        description:
+          "Credits charged for this call and refunded in full because the call failed on the server's side.",
+      }),
+  })
+  .openapi({ required: ['error', 'message', 'credits_refunded'] })
+  .openapi('ServerError')
+
+const XRequestIdHeaderSchema = z
+  .string()
+  .exactOptional()
+  .openapi({
+    description: "Identifies this request in the service's logs and ledger. Quote it to support.",
+    example: '3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13',
+  })
+
+const XCreditsChargedHeaderSchema = z
+  .int()
+  .min(0)
+  .exactOptional()
+  .openapi({
+    description: 'Credits this call cost. `0` on `400` and `402`, and after a refund.',
+    example: 3,
+  })
+
+const XCreditsRemainingHeaderSchema = z
+  .int()
+  .min(0)
+  .exactOptional()
+  .openapi({ description: "The account's balance after this call.", example: 197 })
+
+const NameParameterErrorResponse = {
+  description:
+    'The `name` parameter is missing, empty, white space only, longer than 512 code points or repeated. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NameParameterErrorSchema,
+      examples: {
+        missing: {
+          value: {
+            error: 'missing_name',
+            message: 'The query parameter "name" is required and must not be empty.',
+          },
+        },
+        invalid: {
+          value: {
+            error: 'invalid_name',
+            message:
+              'The query parameter "name" must be given once and be at most 512 characters long.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const DomainParameterErrorResponse = {
+  description:
+    'The `domain` parameter is missing, empty, not a host with a registrable domain, or repeated. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: DomainParameterErrorSchema,
+      examples: {
+        missing: {
+          value: {
+            error: 'missing_domain',
+            message: 'The query parameter "domain" is required and must not be empty.',
+          },
+        },
+        invalid: {
+          value: {
+            error: 'invalid_domain',
+            message:
+              'The query parameter "domain" must be given once and name a host with a registrable domain, such as example.co.uk.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const WWWAuthenticateHeaderSchema = z
+  .literal('Bearer')
+  .exactOptional()
+  .openapi({ description: 'Always `Bearer`.', example: 'Bearer' })
+
+const UnauthorizedResponse = {
+  description:
+    'The key is missing, malformed, unknown or revoked, the account is disabled, or the two key headers disagree. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'WWW-Authenticate': WWWAuthenticateHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: UnauthorizedErrorSchema,
+      examples: {
+        unauthorized: {
+          value: {
+            error: 'unauthorized',
+            message:
+              'A valid API key is required: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".',
+          },
+        },
+      },
+    },
+  },
+}
+
+const InsufficientCredits3Response = {
+  description: "The balance is below this call's price of 3 credits. Nothing was charged.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InsufficientCreditsErrorSchema,
+      examples: {
+        insufficient: {
+          value: {
+            error: 'insufficient_credits',
+            message: 'This call costs 3 credits and the balance is 2.',
+            required: 3,
+            balance: 2,
+          },
+        },
+      },
+    },
+  },
+}
+
+const InsufficientCredits9Response = {
+  description: "The balance is below this call's price of 9 credits. Nothing was charged.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InsufficientCreditsErrorSchema,
+      examples: {
+        insufficient: {
+          value: {
+            error: 'insufficient_credits',
+            message: 'This call costs 9 credits and the balance is 5.',
+            required: 9,
+            balance: 5,
+          },
+        },
+      },
+    },
+  },
+}
+
+const InsufficientCredits15Response = {
+  description: "The balance is below this call's price of 15 credits. Nothing was charged.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InsufficientCreditsErrorSchema,
+      examples: {
+        insufficient: {
+          value: {
+            error: 'insufficient_credits',
+            message: 'This call costs 15 credits and the balance is 14.',
+            required: 15,
+            balance: 14,
+          },
+        },
+      },
+    },
+  },
+}
+
+const InsufficientCredits60Response = {
+  description: "The balance is below this call's price of 60 credits. Nothing was charged.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InsufficientCreditsErrorSchema,
+      examples: {
+        insufficient: {
+          value: {
+            error: 'insufficient_credits',
+            message: 'This call costs 60 credits and the balance is 47.',
+            required: 60,
+            balance: 47,
+          },
+        },
+      },
+    },
+  },
+}
+
+const AdvertiserNotFound3Response = {
+  description:
+    'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotFoundErrorSchema,
+      examples: {
+        notFound: {
+          value: {
+            error: 'not_found',
+            message: 'No advertiser is named "Acme Outdor GmbH".',
+            credits_charged: 3,
+            credits_remaining: 194,
+          },
+        },
+      },
+    },
+  },
+}
+
+const AdvertiserNotFound9Response = {
+  description:
+    'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotFoundErrorSchema,
+      examples: {
+        notFound: {
+          value: {
+            error: 'not_found',
+            message: 'No advertiser is named "Acme Outdor GmbH".',
+            credits_charged: 9,
+            credits_remaining: 188,
+          },
+        },
+      },
+    },
+  },
+}
+
+const AdvertiserNotFound15Response = {
+  description:
+    'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotFoundErrorSchema,
+      examples: {
+        notFound: {
+          value: {
+            error: 'not_found',
+            message: 'No advertiser is named "Acme Outdor GmbH".',
+            credits_charged: 15,
+            credits_remaining: 182,
+          },
+        },
+      },
+    },
+  },
+}
+
+const DomainNotFound3Response = {
+  description:
+    'No ad lands on this domain and it was never crawled. Charged, because the lookup ran.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotFoundErrorSchema,
+      examples: {
+        notFound: {
+          value: {
+            error: 'not_found',
+            message: 'The service has no data on the domain "acme-outdoor.net".',
+            credits_charged: 3,
+            credits_remaining: 194,
+          },
+        },
+      },
+    },
+  },
+}
+
+const DomainNotFound60Response = {
+  description:
+    'No ad lands on this domain and it was never crawled. Charged, because the lookup ran.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotFoundErrorSchema,
+      examples: {
+        notFound: {
+          value: {
+            error: 'not_found',
+            message: 'The service has no data on the domain "acme-outdoor.net".',
+            credits_charged: 60,
+            credits_remaining: 137,
+          },
+        },
+      },
+    },
+  },
+}
+
+const AllowHeaderSchema = z
+  .string()
+  .exactOptional()
+  .openapi({ description: 'The methods this path supports.', example: 'GET, HEAD' })
+
+const MethodNotAllowedResponse = {
+  description: 'This path answers only `GET` and `HEAD`; the `Allow` header lists them. Free.',
+  headers: z.object({ 'X-Request-Id': XRequestIdHeaderSchema, Allow: AllowHeaderSchema }),
+  content: {
+    'application/json': {
+      schema: MethodNotAllowedErrorSchema,
+      examples: {
+        methodNotAllowed: {
+          value: { error: 'method_not_allowed', message: 'This path supports GET and HEAD only.' },
+        },
+      },
+    },
+  },
+}
+
+const InternalErrorResponse = {
+  description:
+    'The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: ServerErrorSchema,
+      examples: {
+        refunded: {
+          value: {
+            error: 'internal_error',
+            message:
+              'The service failed to answer; the 15 credits charged for this call were refunded.',
+            credits_refunded: 15,
+          },
+        },
+      },
+    },
+  },
+}
+
+const UnavailableResponse = {
+  description:
+    "The service's database is unreachable for the moment; retry later. Any credits charged for this call were refunded.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: ServerErrorSchema,
+      examples: {
+        unavailable: {
+          value: {
+            error: 'unavailable',
+            message: 'The service is temporarily unavailable; nothing was charged. Retry later.',
+            credits_refunded: 0,
+          },
+        },
+      },
+    },
+  },
+}
+
+const NameParamsSchema = z
+  .string()
+  .openapi({
+    param: {
+      name: 'name',
+      in: 'query',
+      required: true,
+      description:
+        "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), or\ngiven more than once: `400 invalid_name`. White space only wins over too long. Both are free.\n",
+      schema: { type: 'string' },
+      examples: { brand: { value: 'Acme Outdoor GmbH' } },
+    },
+  })
+
+const DomainParamsSchema = z
+  .string()
+  .openapi({
+    param: {
+      name: 'domain',
+      in: 'query',
+      required: true,
+      description:
+        'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters) or given more than\nonce: `400 invalid_domain`. Both are free, so a typo never costs credits.\n',
+      schema: { type: 'string' },
+      examples: {
+        rootDomain: { value: 'acme-outdoor.com' },
+        url: { value: 'https://www.acme-outdoor.com/shop?utm_source=ads' },
+      },
+    },
+  })
+
+const BearerAuthSecurityScheme = {
+  type: 'http',
+  scheme: 'bearer',
+  description: '`Authorization: Bearer <API_KEY>`. Equivalent to `x-api-key`.',
+}
+
+const ApiKeyHeaderSecurityScheme = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'x-api-key',
+  description: '`x-api-key: <API_KEY>`. Equivalent to the bearer header.',
+}
+
+export const getApiV1AdvertiserRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/advertiser',
+  tags: ['Advertisers'],
+  summary: 'Advertiser summary',
+  description:
+    'Merges every advertiser identifier whose current name equals `name` and aggregates them:\ndistinct creatives, distinct landing domains, the last date seen, the country of the\nidentifier with the most creatives (ties: latest `last_seen`, then smallest identifier),\nand the manual `advertiser_type` label. No time dimension: month-by-month data comes from\n`/api/v1/advertiser/history`. Costs 3 credits, also when the advertiser is not found.\n',
+  operationId: 'getAdvertiserSummary',
+  request: { query: z.object({ name: NameParamsSchema }) },
+  responses: {
+    200: {
+      description: 'The advertiser summary. Charged.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AdvertiserSummarySchema,
+          examples: {
+            merged: {
+              summary: 'An advertiser with two identifiers',
+              value: {
+                advertiser: 'Acme Outdoor GmbH',
+                advertiser_ids: ['AR01234567890123456789', 'AR09876543210987654321'],
+                creatives: 412,
+                landing_domains: 3,
+                last_seen: '2026-11-20',
+                country: 'DE',
+                advertiser_type: 'direct',
+                credits_charged: 3,
+                credits_remaining: 197,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: NameParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits3Response,
+    404: AdvertiserNotFound3Response,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1DomainRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/domain',
+  tags: ['Domains'],
+  summary: 'Domain summary',
+  description:
+    'Reports on one root domain: how many distinct advertiser identifiers run ads landing on\nit, when it was last crawled, and whether any ad lands on it. A domain that was crawled\nbut has no ads answers `200` with `has_data: false` and `advertisers: 0`; a domain with\nneither ads nor crawls answers `404` (charged). Costs 3 credits.\n',
+  operationId: 'getDomainSummary',
+  request: { query: z.object({ domain: DomainParamsSchema }) },
+  responses: {
+    200: {
+      description: 'The domain summary. Charged.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: DomainSummarySchema,
+          examples: {
+            withAds: {
+              summary: 'A brand domain that advertisers send ads to',
+              value: {
+                domain: 'acme-outdoor.com',
+                advertisers: 131,
+                last_crawled: '2026-11-18 06:42:10',
+                has_data: true,
+                credits_charged: 3,
+                credits_remaining: 194,
+              },
+            },
+            crawledOnly: {
+              summary: 'Crawled, but no ad lands on it',
+              value: {
+                domain: 'quiet-bakery.co.uk',
+                advertisers: 0,
+                last_crawled: '2026-10-02 13:05:44',
+                has_data: false,
+                credits_charged: 3,
+                credits_remaining: 191,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: DomainParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits3Response,
+    404: DomainNotFound3Response,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AdvertiserHistoryRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/advertiser/history',
+  tags: ['Advertisers'],
+  summary: 'Advertiser history, month by month',
+  description:
+    'Distinct creatives and distinct landing domains of the advertiser (all identifiers of the\nname) per calendar month (UTC), oldest first. The window is the current month and the 35\nbefore it; it starts later when the advertiser was first seen later. `window_start` is the\nfirst day of the first month returned. Every month of the window has an entry, months\nwithout activity included with zeros. An advertiser whose activity is all older than the\nwindow answers `200` with the nominal `window_start` and 36 zero months. The website shows\na longer history than the API does. Costs 9 credits.\n',
+  operationId: 'getAdvertiserHistory',
+  request: { query: z.object({ name: NameParamsSchema }) },
+  responses: {
+    200: {
+      description: "The advertiser's monthly history. Charged.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AdvertiserHistorySchema,
+          examples: {
+            recent: {
+              summary: 'An advertiser first seen four months ago',
+              value: {
+                advertiser: 'Acme Outdoor GmbH',
+                window_start: '2026-08-01',
+                months: [
+                  { month: '2026-08', creatives: 12, domains: 1 },
+                  { month: '2026-09', creatives: 0, domains: 0 },
+                  { month: '2026-10', creatives: 31, domains: 2 },
+                  { month: '2026-11', creatives: 18, domains: 2 },
+                ],
+                credits_charged: 9,
+                credits_remaining: 182,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: NameParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits9Response,
+    404: AdvertiserNotFound9Response,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AdvertiserDomainsRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/advertiser/domains',
+  tags: ['Advertisers'],
+  summary: 'Landing domains of an advertiser',
+  description:
+    'The landing domains of the advertiser (all identifiers of the name), each with its\ndistinct creatives and the last date seen there. Ordered by `creatives` descending, then\n`last_seen` descending, then `domain` ascending. At most 500 entries;\n`landing_domain_count` is the full total and `truncated` is true when entries were cut.\nOne or two domains usually mean the brand itself or its dealer; a very large number of\nunrelated domains usually means an intermediary. Costs 15 credits.\n',
+  operationId: 'getAdvertiserLandingDomains',
+  request: { query: z.object({ name: NameParamsSchema }) },
+  responses: {
+    200: {
+      description: "The advertiser's landing domains. Charged.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AdvertiserLandingDomainsSchema,
+          examples: {
+            brand: {
+              summary: 'A brand and its dealer',
+              value: {
+                advertiser: 'Acme Outdoor GmbH',
+                landing_domain_count: 2,
+                landing_domains: [
+                  { domain: 'acme-outdoor.com', creatives: 380, last_seen: '2026-11-20' },
+                  { domain: 'acme-outdoor.de', creatives: 32, last_seen: '2026-11-02' },
+                ],
+                truncated: false,
+                credits_charged: 15,
+                credits_remaining: 167,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: NameParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits15Response,
+    404: AdvertiserNotFound15Response,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1BrandbidRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/brandbid',
+  tags: ['Domains'],
+  summary: 'Brand-bid report',
+  description:
+    "Which advertiser identifiers send ads to the root domain, one row per identifier, each\nwith its creatives landing on this domain, the first and last dates seen there, and its\nwhole landing-domain footprint (`landing_domain_count` over all its observations, and the\n`profile` derived from it: 1 `single_domain`, 2 to 4 `few_domains`, 5 or more\n`multi_domain_intermediary`). Ordered by `creatives` descending, then `last_seen`\ndescending, then `advertiser_id` ascending. At most 100 rows; `advertiser_count` is the\nfull total and equals the domain summary's `advertisers`. A crawled domain without ads\nanswers `200` with `advertiser_count: 0` and an empty list. The profile is a descriptive\nsignal, not a verdict of trademark infringement. Costs 60 credits.\n",
+  operationId: 'getBrandBidReport',
+  request: { query: z.object({ domain: DomainParamsSchema }) },
+  responses: {
+    200: {
+      description: 'The brand-bid report. Charged.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: BrandBidReportSchema,
+          examples: {
+            brand: {
+              summary: "Two advertisers sending ads to a brand's domain",
+              value: {
+                domain: 'acme-outdoor.com',
+                advertiser_count: 2,
+                advertisers: [
+                  {
+                    advertiser: 'Acme Outdoor GmbH',
+                    advertiser_id: 'AR01234567890123456789',
+                    creatives: 380,
+                    first_seen: '2024-02-11',
+                    last_seen: '2026-11-20',
+                    landing_domain_count: 2,
+                    profile: 'few_domains',
+                  },
+                  {
+                    advertiser: 'Clickwave Media Ltd',
+                    advertiser_id: 'AR55500011122233344455',
+                    creatives: 7,
+                    first_seen: '2026-06-03',
+                    last_seen: '2026-11-19',
+                    landing_domain_count: 612,
+                    profile: 'multi_domain_intermediary',
+                  },
+                ],
+                credits_charged: 60,
+                credits_remaining: 107,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: DomainParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits60Response,
+    404: DomainNotFound60Response,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AccountRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/account',
+  tags: ['Account'],
+  summary: 'Your balance',
+  description:
+    "The balance of the account that owns the key, and the key's display prefix, so a client can\ncheck its credits without spending any. Free: costs 0 credits and writes nothing to the ledger.\n",
+  operationId: 'getAccount',
+  responses: {
+    200: {
+      description: "The caller's balance. Free.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AccountSchema,
+          examples: { funded: { value: { key_prefix: 'alk_7Hq2Xv0p', balance: 107 } } },
+        },
+      },
+    },
+    401: UnauthorizedResponse,
+    405: MethodNotAllowedResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})

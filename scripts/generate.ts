@@ -1,0 +1,46 @@
+/**
+ * Generates everything in `generated/` from `openapi.yaml`, the source of truth:
+ *   - routes.ts     `createRoute()` definitions with zod request/response validators (hono-takibi)
+ *   - api-types.ts  TypeScript types of every operation and schema (openapi-typescript)
+ *   - openapi.json  the contract as JSON, served at /openapi.json and read at start-up for prices
+ * `--check` regenerates into a temporary folder and fails when `generated/` differs (stale).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { parse } from 'yaml';
+import { projectRoot } from '../src/config.ts';
+
+const check = process.argv.includes('--check');
+const specPath = path.join(projectRoot, 'openapi.yaml');
+const generatedDir = path.join(projectRoot, 'generated');
+const outDir = check ? fs.mkdtempSync(path.join(os.tmpdir(), 'alk-generated-')) : generatedDir;
+const banner = '// Generated from openapi.yaml by `npm run generate`. Do not edit.\n';
+
+const spec = parse(fs.readFileSync(specPath, 'utf8'));
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(path.join(outDir, 'openapi.json'), `${JSON.stringify(spec, null, 2)}\n`);
+
+const routesFile = path.join(outDir, 'routes.ts');
+execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'hono-takibi'), [specPath, '-o', routesFile], { stdio: 'pipe' });
+fs.writeFileSync(routesFile, banner + fs.readFileSync(routesFile, 'utf8'));
+
+const types = astToString(await openapiTS(new URL(`file://${specPath}`), { exportType: true }));
+fs.writeFileSync(path.join(outDir, 'api-types.ts'), banner + types);
+
+if (check) {
+  const stale = ['openapi.json', 'routes.ts', 'api-types.ts'].filter((file) => {
+    const current = path.join(generatedDir, file);
+    return !fs.existsSync(current) || fs.readFileSync(current, 'utf8') !== fs.readFileSync(path.join(outDir, file), 'utf8');
+  });
+  fs.rmSync(outDir, { recursive: true, force: true });
+  if (stale.length > 0) {
+    console.error(`generated/ is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
+    process.exit(1);
+  }
+  console.log('generated/ is up to date with openapi.yaml');
+} else {
+  console.log(`generated/ written from openapi.yaml`);
+}

@@ -1,0 +1,125 @@
+import { generateApiKey } from '../keys/api-key.ts';
+import type { Sql } from './client.ts';
+
+/** Credits that come with an account's first key ever, once per account. */
+export const FIRST_KEY_GRANT = 200;
+
+export interface Account {
+  id: number;
+  email: string | null;
+  balance: number;
+  disabled: boolean;
+}
+
+export interface LedgerEntry {
+  id: number;
+  kind: 'grant' | 'purchase' | 'charge' | 'refund';
+  amount: number;
+  balance_after: number;
+  key_id: number | null;
+  endpoint: string | null;
+  request_id: string | null;
+  payment_reference: string | null;
+  created_at: Date;
+}
+
+export class AccountError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountError';
+  }
+}
+
+export async function createAccount(sql: Sql, { email }: { email?: string } = {}): Promise<Account> {
+  const [row] = await sql<{ id: number; email: string | null; balance: number }[]>`
+    INSERT INTO accounts (email) VALUES (${email ?? null}) RETURNING id, email, balance`;
+  return { ...row, disabled: false };
+}
+
+export async function findAccount(sql: Sql, accountId: number): Promise<Account | null> {
+  const [row] = await sql<{ id: number; email: string | null; balance: number; disabled: boolean }[]>`
+    SELECT id, email, balance, disabled_at IS NOT NULL AS disabled FROM accounts WHERE id = ${accountId}`;
+  return row ?? null;
+}
+
+export interface CreatedApiKey {
+  id: number;
+  /** The plaintext key: shown once, never stored. */
+  key: string;
+  displayPrefix: string;
+  /** Credits granted with this key (the first key of the account only). */
+  granted: number;
+  balance: number;
+}
+
+/** Creates a key; the account's first key ever also grants FIRST_KEY_GRANT credits, in the same transaction. */
+export async function createApiKey(sql: Sql, accountId: number): Promise<CreatedApiKey> {
+  const { key, hash, displayPrefix } = generateApiKey();
+  return sql.begin(async (tx) => {
+    const [account] = await tx<{ id: number }[]>`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    if (!account) throw new AccountError(`account ${accountId} does not exist`);
+    const [created] = await tx<{ id: number }[]>`
+      INSERT INTO api_keys (account_id, key_hash, display_prefix) VALUES (${accountId}, ${hash}, ${displayPrefix}) RETURNING id`;
+    const [grant] = await tx<{ balance: number }[]>`
+      WITH granted AS (
+        UPDATE accounts SET balance = balance + ${FIRST_KEY_GRANT}, first_key_granted = true
+        WHERE id = ${accountId} AND NOT first_key_granted
+        RETURNING id, balance
+      )
+      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after)
+      SELECT id, ${created.id}, 'grant', ${FIRST_KEY_GRANT}, balance FROM granted
+      RETURNING balance_after AS balance`;
+    const [{ balance }] = grant ? [grant] : await tx<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId}`;
+    return { id: created.id, key, displayPrefix, granted: grant ? FIRST_KEY_GRANT : 0, balance };
+  }) as Promise<CreatedApiKey>;
+}
+
+export async function revokeApiKey(sql: Sql, keyId: number): Promise<boolean> {
+  const rows = await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`;
+  return rows.length === 1;
+}
+
+export async function setAccountDisabled(sql: Sql, accountId: number, disabled: boolean): Promise<boolean> {
+  const rows = await sql`
+    UPDATE accounts SET disabled_at = CASE WHEN ${disabled} THEN coalesce(disabled_at, now()) END
+    WHERE id = ${accountId} RETURNING id`;
+  return rows.length === 1;
+}
+
+export interface CreditsAdded {
+  /** False when this payment reference was already credited to the account: nothing was added. */
+  added: boolean;
+  balance: number;
+}
+
+/**
+ * Adds purchased credits under a payment reference. The reference is unique across all accounts:
+ * the same one again for the same account adds nothing; for another account it is an error.
+ */
+export async function addCredits(sql: Sql, accountId: number, amount: number, paymentReference: string): Promise<CreditsAdded> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new AccountError('amount must be a positive integer');
+  if (paymentReference.trim() === '') throw new AccountError('a payment reference is required');
+  return sql.begin(async (tx) => {
+    const [account] = await tx<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    if (!account) throw new AccountError(`account ${accountId} does not exist`);
+    const [seen] = await tx<{ account_id: number }[]>`SELECT account_id FROM ledger WHERE payment_reference = ${paymentReference}`;
+    if (seen && seen.account_id !== accountId) {
+      throw new AccountError(`payment reference ${JSON.stringify(paymentReference)} was already used for another account`);
+    }
+    if (seen) return { added: false, balance: account.balance };
+    const [row] = await tx<{ balance: number }[]>`
+      WITH credited AS (
+        UPDATE accounts SET balance = balance + ${amount} WHERE id = ${accountId} RETURNING id, balance
+      )
+      INSERT INTO ledger (account_id, kind, amount, balance_after, payment_reference)
+      SELECT id, 'purchase', ${amount}, balance, ${paymentReference} FROM credited
+      RETURNING balance_after AS balance`;
+    return { added: true, balance: row.balance };
+  }) as Promise<CreditsAdded>;
+}
+
+export async function ledgerEntries(sql: Sql, accountId: number, limit = 100): Promise<LedgerEntry[]> {
+  return sql<LedgerEntry[]>`
+    SELECT id, kind, amount, balance_after, key_id, endpoint, request_id, payment_reference, created_at
+    FROM ledger WHERE account_id = ${accountId} ORDER BY id DESC LIMIT ${limit}`;
+}

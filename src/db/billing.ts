@@ -1,0 +1,110 @@
+import type { Sql } from './client.ts';
+
+/** The caller behind a valid key: an active key of an enabled account. */
+export interface Caller {
+  keyId: number;
+  accountId: number;
+  keyPrefix: string;
+}
+
+export type DebitResult =
+  | { outcome: 'unauthorized' }
+  | { outcome: 'insufficient'; caller: Caller; balance: number }
+  | { outcome: 'debited'; caller: Caller; chargeId: number | null; balance: number };
+
+export interface DebitRequest {
+  keyHash: Buffer;
+  price: number;
+  endpoint: string;
+  requestId: string;
+}
+
+/**
+ * Checks the key and debits the price with its ledger row in ONE statement, so a request pays
+ * one round trip and one commit for both. The UPDATE's `balance >= price` is re-evaluated on the
+ * locked, current row when concurrent debits queue on it (READ COMMITTED), so two calls never both
+ * pass on a balance that covers one. A price of 0 only reads the balance.
+ */
+export async function debit(sql: Sql, { keyHash, price, endpoint, requestId }: DebitRequest): Promise<DebitResult> {
+  const [row] = await sql<
+    { key_id: number; account_id: number; key_prefix: string; charge_id: number | null; balance_after: number | null; balance_before: number }[]
+  >`
+    WITH caller AS (
+      SELECT k.id AS key_id, k.account_id, k.display_prefix
+      FROM api_keys k
+      JOIN accounts a ON a.id = k.account_id
+      WHERE k.key_hash = ${keyHash}
+        AND k.revoked_at IS NULL
+        AND a.disabled_at IS NULL
+    ), debited AS (
+      UPDATE accounts a
+      SET balance = a.balance - ${price}
+      FROM caller
+      WHERE a.id = caller.account_id
+        AND ${price}::bigint > 0
+        AND a.balance >= ${price}
+      RETURNING a.balance
+    ), charge AS (
+      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
+      SELECT caller.account_id, caller.key_id, 'charge', -${price}::bigint, debited.balance, ${endpoint}, ${requestId}
+      FROM caller, debited
+      RETURNING id, balance_after
+    )
+    SELECT caller.key_id, caller.account_id, caller.display_prefix AS key_prefix,
+           charge.id AS charge_id, charge.balance_after, a.balance AS balance_before
+    FROM caller
+    JOIN accounts a ON a.id = caller.account_id
+    LEFT JOIN charge ON true
+  `;
+  if (!row) return { outcome: 'unauthorized' };
+  const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
+  if (row.charge_id !== null) return { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance_after! };
+  if (price === 0) return { outcome: 'debited', caller, chargeId: null, balance: row.balance_before };
+  // `balance_before` is the statement's snapshot; a concurrent debit may have lowered it since.
+  const balance = row.balance_before >= price ? await currentBalance(sql, caller.accountId) : row.balance_before;
+  return { outcome: 'insufficient', caller, balance };
+}
+
+async function currentBalance(sql: Sql, accountId: number): Promise<number> {
+  const [row] = await sql<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId}`;
+  return row.balance;
+}
+
+/** The caller and balance behind a key, or null when the key is unknown, revoked or its account disabled. */
+export async function findCaller(sql: Sql, keyHash: Buffer): Promise<(Caller & { balance: number }) | null> {
+  const [row] = await sql<{ key_id: number; account_id: number; key_prefix: string; balance: number }[]>`
+    SELECT k.id AS key_id, k.account_id, k.display_prefix AS key_prefix, a.balance
+    FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = ${keyHash}
+      AND k.revoked_at IS NULL
+      AND a.disabled_at IS NULL
+  `;
+  return row ? { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix, balance: row.balance } : null;
+}
+
+/**
+ * Gives back a charge in full, in one statement. `ledger.refund_of` is unique, so a charge can
+ * never be refunded twice.
+ */
+export async function refund(sql: Sql, chargeId: number, requestId: string): Promise<{ refunded: number; balance: number }> {
+  const [row] = await sql<{ amount: number; balance_after: number }[]>`
+    WITH charge AS (
+      SELECT id, account_id, key_id, endpoint, -amount AS credits
+      FROM ledger
+      WHERE id = ${chargeId} AND kind = 'charge'
+    ), credited AS (
+      UPDATE accounts a
+      SET balance = a.balance + charge.credits
+      FROM charge
+      WHERE a.id = charge.account_id
+      RETURNING a.balance
+    )
+    INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, refund_of)
+    SELECT charge.account_id, charge.key_id, 'refund', charge.credits, credited.balance, charge.endpoint, ${requestId}, charge.id
+    FROM charge, credited
+    RETURNING amount, balance_after
+  `;
+  if (!row) throw new Error(`charge ${chargeId} does not exist`);
+  return { refunded: row.amount, balance: row.balance_after };
+}

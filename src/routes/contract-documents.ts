@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Scalar } from '@scalar/hono-api-reference';
+import type { App } from '../app.ts';
+import { projectRoot } from '../config.ts';
+import { openapiDocument } from '../spec.ts';
+
+const require = createRequire(import.meta.url);
+const SCALAR_SCRIPT_PATH = '/docs/scalar-api-reference.js';
+
+/**
+ * The contract (`/openapi.yaml`, `/openapi.json`) and its reference docs (`/docs`). Every asset of
+ * the docs is served from here: the page must work with no internet access, so the Scalar bundle
+ * comes from the installed package, default fonts are off and Scalar's hosted agent is disabled.
+ */
+export function registerContractDocuments(app: App) {
+  const yamlText = fs.readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8');
+  const scalarScript = fs.readFileSync(require.resolve('@scalar/api-reference/browser/standalone.js'));
+
+  app.get('/openapi.yaml', (c) => c.body(yamlText, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
+  app.get('/openapi.json', (c) => c.json(openapiDocument));
+  app.get(SCALAR_SCRIPT_PATH, (c) =>
+    c.body(scalarScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' }),
+  );
+  app.get(
+    '/docs',
+    Scalar({
+      url: '/openapi.json',
+      cdn: SCALAR_SCRIPT_PATH,
+      pageTitle: 'Advertiser and Landing-Domain Lookup API',
+      withDefaultFonts: false,
+      agent: { disabled: true },
+      hideClientButton: false,
+    }),
+  );
+  app.get('/', (c) => c.redirect('/docs'));
+}

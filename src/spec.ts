@@ -1,0 +1,47 @@
+import type { OpenAPIV31 } from './openapi-types.ts';
+import contract from '../generated/openapi.json' with { type: 'json' };
+
+/** An operation of the contract, as the request path needs it. */
+export interface ContractOperation {
+  operationId: string;
+  path: string;
+  method: string;
+  /** Price in credits, from the operation's `x-credit-cost`. */
+  creditCost: number;
+}
+
+export const openapiDocument = contract as unknown as OpenAPIV31;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+function readOperations(): ContractOperation[] {
+  const operations: ContractOperation[] = [];
+  for (const [path, item] of Object.entries(openapiDocument.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as Record<string, any>)[method];
+      if (!operation) continue;
+      const creditCost = operation['x-credit-cost'];
+      if (!Number.isInteger(creditCost) || creditCost < 0) {
+        throw new Error(`openapi.yaml: ${method.toUpperCase()} ${path} needs a non-negative integer x-credit-cost`);
+      }
+      operations.push({ operationId: operation.operationId, path, method: method.toUpperCase(), creditCost });
+    }
+  }
+  return operations;
+}
+
+export const contractOperations: readonly ContractOperation[] = readOperations();
+
+/** The methods each contract path answers; HEAD is implied by GET, as in HTTP. */
+export const allowedMethods: ReadonlyMap<string, readonly string[]> = new Map(
+  [...new Set(contractOperations.map((op) => op.path))].map((path) => {
+    const methods = contractOperations.filter((op) => op.path === path).map((op) => op.method);
+    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+    return [path, methods];
+  }),
+);
+
+export function operationAt(path: string, method: string): ContractOperation | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return contractOperations.find((op) => op.path === path && op.method === wanted);
+}

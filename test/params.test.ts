@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApi, type TestApi } from './support/api.ts';
+
+const NAME_PATHS = ['/api/v1/advertiser', '/api/v1/advertiser/history', '/api/v1/advertiser/domains'];
+const DOMAIN_PATHS = ['/api/v1/domain', '/api/v1/brandbid'];
+
+describe('parameters (product-decisions §3, §8 Parameters)', () => {
+  let api: TestApi;
+  let key: string;
+  let accountId: number;
+  beforeAll(async () => {
+    api = await createTestApi();
+    ({ key, accountId } = await api.newKey(1000));
+  });
+  afterAll(async () => { await api.close(); });
+
+  async function expectError(path: string, error: string) {
+    const response = await api.request(path, { key });
+    expect(response.status, path).toBe(400);
+    expect(response.body, path).toEqual({ error, message: expect.any(String) });
+  }
+
+  it('name absent, empty or white space only: missing_name', async () => {
+    for (const path of NAME_PATHS) {
+      await expectError(path, 'missing_name');
+      await expectError(`${path}?name=`, 'missing_name');
+      await expectError(`${path}?name=%20%20`, 'missing_name');
+      await expectError(`${path}?name=%09%0A%E2%80%83%C2%A0`, 'missing_name'); // tab, LF, em space, NBSP
+      await expectError(`${path}?Name=Acme`, 'missing_name'); // parameter names are case-sensitive
+    }
+  });
+
+  it('name over 512 code points: invalid_name; 512 code points of astral characters are fine', async () => {
+    for (const path of NAME_PATHS) {
+      await expectError(`${path}?name=${'a'.repeat(513)}`, 'invalid_name');
+      const astral = encodeURIComponent('😀'.repeat(512)); // 1024 UTF-16 units, 512 code points
+      expect((await api.request(`${path}?name=${astral}`, { key })).status).toBe(404);
+      expect((await api.request(`${path}?name=${'a'.repeat(512)}`, { key })).status).toBe(404);
+    }
+  });
+
+  it('name given twice (whatever the values): invalid_name', async () => {
+    for (const path of NAME_PATHS) {
+      await expectError(`${path}?name=Acme&name=Acme`, 'invalid_name');
+      await expectError(`${path}?name=&name=`, 'invalid_name');
+    }
+  });
+
+  it('name: white space only wins over too long', async () => {
+    await expectError(`/api/v1/advertiser?name=${'%20'.repeat(600)}`, 'missing_name');
+  });
+
+  it('name is used byte for byte: surrounding spaces are part of the name, not trimmed', async () => {
+    const response = await api.request('/api/v1/advertiser?name=%20Acme%20', { key });
+    expect(response.status).toBe(404);
+    expect(response.body.message).toContain('" Acme "');
+  });
+
+  it('domain absent, empty or white space: missing_domain', async () => {
+    for (const path of DOMAIN_PATHS) {
+      await expectError(path, 'missing_domain');
+      await expectError(`${path}?domain=`, 'missing_domain');
+      await expectError(`${path}?domain=%20%09`, 'missing_domain');
+    }
+  });
+
+  it('domain without a registrable domain, or given twice: invalid_domain, free', async () => {
+    const before = await api.balanceOf(accountId);
+    const invalid = [
+      '127.0.0.1', '%5B%3A%3A1%5D', 'localhost', 'foo', 'co.uk', 'com', 'brand.con', 'exa%3Cmple.com', 'ex%20ample.com',
+      `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.example.com`,
+      'ftp%3A%2F%2Fexample.com', 'mailto%3Ainfo%40example.com',
+    ];
+    for (const path of DOMAIN_PATHS) {
+      for (const domain of invalid) await expectError(`${path}?domain=${domain}`, 'invalid_domain');
+      await expectError(`${path}?domain=example.com&domain=example.com`, 'invalid_domain');
+    }
+    expect(await api.balanceOf(accountId)).toBe(before);
+  });
+
+  it('domain is normalized to its root domain, and the response names the normalized value', async () => {
+    const cases: [string, string][] = [
+      ['https://WWW.Shop.Example.co.uk:443/a?b#c', 'example.co.uk'],
+      ['www.example.com', 'example.com'],
+      ['  Example.COM.  ', 'example.com'],
+      ['http://user:pw@deep.sub.example.de:8080/path', 'example.de'],
+      ['bücher.de', 'xn--bcher-kva.de'],
+      ['shop.example.github.io', 'github.io'],
+    ];
+    for (const [input, normalized] of cases) {
+      const response = await api.request(`/api/v1/domain?domain=${encodeURIComponent(input)}`, { key });
+      expect(response.status, input).toBe(404);
+      expect(response.body.message, input).toContain(`"${normalized}"`);
+    }
+  });
+
+  it('unknown query parameters are ignored', async () => {
+    const response = await api.request('/api/v1/advertiser?name=Nobody&limit=5&utm_source=x', { key });
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { projectRoot } from '../../src/config.ts';
+
+/**
+ * Validates every response a test receives against `openapi.yaml` itself (not the generated code):
+ * the status code must be documented for the operation, the body must match its schema with its
+ * fields in the documented order, and the documented headers must be present and well-typed.
+ */
+export const spec = parse(fs.readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8'));
+const SPEC_ID = 'https://alk.local/openapi.json';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema({ ...spec, $id: SPEC_ID });
+
+function resolve<T = any>(node: any): T {
+  while (node && typeof node.$ref === 'string') {
+    const pointer = node.$ref.replace(/^#\//, '').split('/');
+    node = pointer.reduce((at: any, part: string) => at[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  }
+  return node;
+}
+
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(schema: any): ValidateFunction {
+  const ref = schema.$ref ? `${SPEC_ID}${schema.$ref}` : undefined;
+  const cacheKey = ref ?? JSON.stringify(schema);
+  let validate = validators.get(cacheKey);
+  if (!validate) {
+    validate = ajv.compile(ref ? { $ref: ref } : schema);
+    validators.set(cacheKey, validate);
+  }
+  return validate;
+}
+
+/** Field order: the body's keys must appear in the order the schema lists its properties. */
+function assertFieldOrder(body: unknown, schema: any, where: string): void {
+  schema = resolve(schema);
+  if (Array.isArray(body) && schema?.items) {
+    body.forEach((item, index) => assertFieldOrder(item, schema.items, `${where}[${index}]`));
+    return;
+  }
+  if (body === null || typeof body !== 'object' || !schema?.properties) return;
+  const documented = Object.keys(schema.properties);
+  const actual = Object.keys(body);
+  const expected = documented.filter((key) => actual.includes(key));
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${where}: fields ${JSON.stringify(actual)} are not in the documented order ${JSON.stringify(expected)}`);
+  }
+  for (const key of actual) assertFieldOrder((body as any)[key], schema.properties[key], `${where}.${key}`);
+}
+
+export interface ValidatedResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function validateResponse(method: string, url: string, response: Response): Promise<ValidatedResponse> {
+  const { pathname } = new URL(url, 'http://localhost');
+  const text = await response.text();
+  const where = `${method} ${pathname} → ${response.status}`;
+  const requestId = response.headers.get('x-request-id');
+  if (!requestId) throw new Error(`${where}: no X-Request-Id header`);
+  const pathItem = spec.paths[pathname];
+  const isHead = method === 'HEAD';
+  let body: any = undefined;
+  if (!isHead) {
+    if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) {
+      throw new Error(`${where}: content type ${response.headers.get('content-type')} is not JSON: ${text.slice(0, 200)}`);
+    }
+    body = JSON.parse(text);
+  }
+  if (!pathItem) {
+    // Unknown paths are outside the contract; they still answer the documented error shape.
+    if (response.status !== 404 || body?.error !== 'not_found') throw new Error(`${where}: unknown path must answer 404 not_found`);
+    return { status: response.status, headers: response.headers, body, text };
+  }
+  const operation = pathItem[method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()] ?? pathItem.get;
+  const documented = operation.responses[String(response.status)];
+  if (!documented) throw new Error(`${where}: status ${response.status} is not documented for ${operation.operationId}`);
+  const definition = resolve(documented);
+  for (const [name, header] of Object.entries<any>(definition.headers ?? {})) {
+    const value = response.headers.get(name);
+    if (value === null) continue;
+    const schema = resolve(header).schema;
+    const typed = schema.type === 'integer' ? Number(value) : value;
+    if (!validatorFor(schema)(typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
+  }
+  for (const name of response.headers.keys()) {
+    if (/^(x-credits-|www-authenticate$|allow$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
+      throw new Error(`${where}: header ${name} is sent but not documented`);
+    }
+  }
+  if (!isHead) {
+    const schema = definition.content['application/json'].schema;
+    const validate = validatorFor(schema);
+    if (!validate(body)) throw new Error(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    assertFieldOrder(body, schema, where);
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
