@@ -25,14 +25,17 @@ export function registerContractDocuments(app: App) {
   );
   app.get(
     '/docs',
-    Scalar({
+    Scalar((c) => ({
       url: '/openapi.json',
       cdn: SCALAR_SCRIPT_PATH,
       pageTitle: 'Advertiser and Landing-Domain Lookup API',
       withDefaultFonts: false,
       agent: { disabled: true },
-      hideClientButton: false,
-    }),
+      showDeveloperTools: 'never',
+      defaultOpenAllTags: true,
+      // "Try it" talks to the service that served the page, whatever its port.
+      servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
+    })),
   );
   app.get('/', (c) => c.redirect('/docs'));
 }

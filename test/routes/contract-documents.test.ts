@@ -41,14 +41,13 @@ describe('/docs: Scalar reference served entirely by the service (product-decisi
     for (const summary of ['Advertiser summary', 'Domain summary', 'Advertiser history, month by month', 'Landing domains of an advertiser', 'Brand-bid report', 'Your balance']) {
       await page.getByText(summary, { exact: true }).first().waitFor({ state: 'attached', timeout: 20_000 });
     }
-    await page.waitForLoadState('networkidle');
     fs.mkdirSync(path.join(projectRoot, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(projectRoot, 'test-results', 'docs.png'), fullPage: false });
     const outside = requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:') && !url.startsWith('blob:'));
     expect(outside).toEqual([]);
     expect(requested).toContain(`${origin}/openapi.json`);
     await page.close();
-  });
+  }, 90_000);
 
   it('the page loads its script from the service, not a CDN', async () => {
     const html = await (await api.app.request('/docs')).text();
