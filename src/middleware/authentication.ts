@@ -32,4 +32,4 @@ export const securitySchemes = {
 } as const;
 
 /** Either scheme alone satisfies an operation. */
-export const securityRequirement = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+export const securityRequirement: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];

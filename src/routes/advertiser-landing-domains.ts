@@ -1,11 +1,8 @@
 import { getApiV1AdvertiserDomainsRoute as route } from '../../generated/routes.ts';
 import type { App, RouteDependencies } from '../app.ts';
-import { advertiserLandingDomains } from '../db/lookups.ts';
+import { LANDING_DOMAINS_CAP, advertiserLandingDomains } from '../db/lookups.ts';
 import { notFound } from '../errors.ts';
 import { nameParameter } from '../params.ts';
-
-/** The cap on listed landing domains; `landing_domain_count` always gives the full total. */
-export const LANDING_DOMAINS_CAP = 500;
 
 export function registerAdvertiserLandingDomains(app: App, { sql }: RouteDependencies) {
   app.openapi(route, async (c) => {

@@ -1,11 +1,8 @@
 import { getApiV1BrandbidRoute as route } from '../../generated/routes.ts';
 import type { App, RouteDependencies } from '../app.ts';
-import { brandBid } from '../db/lookups.ts';
+import { BRAND_BID_CAP, brandBid } from '../db/lookups.ts';
 import { notFound } from '../errors.ts';
 import { domainParameter } from '../params.ts';
-
-/** The cap on listed advertisers; `advertiser_count` always gives the full total. */
-export const BRAND_BID_CAP = 100;
 
 export function registerBrandBidReport(app: App, { sql }: RouteDependencies) {
   app.openapi(route, async (c) => {

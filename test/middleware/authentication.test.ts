@@ -34,7 +34,7 @@ describe('authentication (product-decisions §4)', () => {
   it('malformed key: wrong shape, wrong checksum, wrong scheme: 401', async () => {
     const { key } = generateApiKey();
     const typo = key.slice(0, 20) + (key[20] === 'Q' ? 'R' : 'Q') + key.slice(21);
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { Authorization: 'Bearer nope' },
       { Authorization: `Bearer ${typo}` },
       { Authorization: `Basic ${key}` },
