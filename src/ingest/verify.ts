@@ -1,0 +1,66 @@
+import type { Sql } from '../db/client.ts';
+
+/**
+ * Each aggregate table as stored, next to the same rows recomputed from the observations.
+ * Full scans: an operator's and the tests' check, never a request path.
+ */
+const CHECKS: Record<string, { stored: string; derived: string }> = {
+  creatives: {
+    stored: 'SELECT creative_id, advertiser_id FROM creatives',
+    derived: 'SELECT DISTINCT creative_id, advertiser_id FROM observations',
+  },
+  creative_domains: {
+    stored: 'SELECT creative_id, landing_domain FROM creative_domains',
+    derived: 'SELECT DISTINCT creative_id, landing_domain FROM observations',
+  },
+  creative_months: {
+    stored: 'SELECT creative_id, month FROM creative_months',
+    derived: `SELECT DISTINCT creative_id, date_trunc('month', seen_on::timestamp)::date FROM observations`,
+  },
+  identifiers: {
+    stored: `SELECT advertiser_id, name, country, name_seen_on, name_ingest_seq,
+                    creatives, landing_domains, first_seen, last_seen
+             FROM identifiers`,
+    derived: `SELECT latest.advertiser_id, latest.advertiser_name, latest.country, latest.seen_on, latest.ingest_seq,
+                     totals.creatives, totals.landing_domains, totals.first_seen, totals.last_seen
+              FROM (SELECT DISTINCT ON (advertiser_id) advertiser_id, advertiser_name, country, seen_on, ingest_seq
+                    FROM observations ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC) latest
+              JOIN (SELECT advertiser_id, count(DISTINCT creative_id)::integer AS creatives,
+                           count(DISTINCT landing_domain)::integer AS landing_domains,
+                           min(seen_on) AS first_seen, max(seen_on) AS last_seen
+                    FROM observations GROUP BY advertiser_id) totals USING (advertiser_id)`,
+  },
+  identifier_domains: {
+    stored: 'SELECT advertiser_id, landing_domain, creatives, first_seen, last_seen FROM identifier_domains',
+    derived: `SELECT advertiser_id, landing_domain, count(DISTINCT creative_id)::integer, min(seen_on), max(seen_on)
+              FROM observations GROUP BY advertiser_id, landing_domain`,
+  },
+  identifier_months: {
+    stored: 'SELECT advertiser_id, month, creatives FROM identifier_months',
+    derived: `SELECT advertiser_id, date_trunc('month', seen_on::timestamp)::date, count(DISTINCT creative_id)::integer
+              FROM observations GROUP BY 1, 2`,
+  },
+  identifier_month_domains: {
+    stored: 'SELECT advertiser_id, month, landing_domain FROM identifier_month_domains',
+    derived: `SELECT DISTINCT advertiser_id, date_trunc('month', seen_on::timestamp)::date, landing_domain FROM observations`,
+  },
+  landing_domain_stats: {
+    stored: 'SELECT domain, advertisers FROM landing_domain_stats',
+    derived: `SELECT landing_domain, count(DISTINCT advertiser_id)::integer FROM observations GROUP BY landing_domain`,
+  },
+};
+
+/**
+ * Recomputes every aggregate from the observations and returns one line per aggregate table
+ * that differs (empty when all agree exactly).
+ */
+export async function checkAggregates(sql: Sql): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [table, { stored, derived }] of Object.entries(CHECKS)) {
+    const [{ missing, extra }] = await sql.unsafe<{ missing: number; extra: number }[]>(`
+      SELECT (SELECT count(*) FROM ((${derived}) EXCEPT ALL (${stored})) m) AS missing,
+             (SELECT count(*) FROM ((${stored}) EXCEPT ALL (${derived})) e) AS extra`);
+    if (missing > 0 || extra > 0) problems.push(`${table}: ${missing} row(s) missing or wrong, ${extra} row(s) extra or wrong`);
+  }
+  return problems;
+}
