@@ -18,11 +18,11 @@ export interface Config {
   loadDemoData: boolean;
 }
 
-function intFromEnv(name: string, fallback: number): number {
+function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
   return value;
 }
 
@@ -31,7 +31,7 @@ export function loadConfig(): Config {
     databaseUrl: process.env.DATABASE_URL || undefined,
     embeddedDataDir: process.env.EMBEDDED_PG_DIR || path.join(projectRoot, '.data', 'postgres'),
     embeddedPort: intFromEnv('EMBEDDED_PG_PORT', 54329),
-    port: intFromEnv('PORT', 3000),
+    port: intFromEnv('PORT', 3000, 0), // 0: any free port
     host: process.env.HOST || '127.0.0.1',
     poolSize: intFromEnv('DB_POOL_SIZE', 10),
     loadDemoData: process.env.DEMO_DATA !== 'off',

