@@ -123,3 +123,27 @@ export async function ledgerEntries(sql: Sql, accountId: number, limit = 100): P
     SELECT id, kind, amount, balance_after, key_id, endpoint, request_id, payment_reference, created_at
     FROM ledger WHERE account_id = ${accountId} ORDER BY id DESC LIMIT ${limit}`;
 }
+
+export interface ApiKeyInfo {
+  id: number;
+  account_id: number;
+  display_prefix: string;
+  state: 'active' | 'revoked';
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export async function listApiKeys(sql: Sql, accountId: number): Promise<ApiKeyInfo[]> {
+  return sql<ApiKeyInfo[]>`
+    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state, created_at, revoked_at
+    FROM api_keys WHERE account_id = ${accountId} ORDER BY id`;
+}
+
+/** Keys whose display prefix (or id, or full plaintext, by hash) is `reference`. */
+export async function findApiKeys(sql: Sql, reference: { id: number } | { displayPrefix: string } | { hash: Buffer }): Promise<ApiKeyInfo[]> {
+  const condition =
+    'id' in reference ? sql`id = ${reference.id}` : 'hash' in reference ? sql`key_hash = ${reference.hash}` : sql`display_prefix = ${reference.displayPrefix}`;
+  return sql<ApiKeyInfo[]>`
+    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS state, created_at, revoked_at
+    FROM api_keys WHERE ${condition} ORDER BY id`;
+}
