@@ -16,16 +16,21 @@ function isBlank(values: string[]): boolean {
   return values.length === 0 || values.every((value) => value.trim() === '');
 }
 
-export function nameParameter(c: Context): string {
-  const values = valuesOf(c, 'name');
-  // Absent or blank wins over every other problem, even when repeated or too long.
+/** The one value of a required parameter: absent or blank is `missing_*`, repeated `invalid_*`. */
+function singleValue(c: Context, parameter: 'name' | 'domain'): string {
+  const values = valuesOf(c, parameter);
+  // Absent or blank wins over every other problem, even over being too long.
   if (values.length <= 1 && isBlank(values)) {
-    throw new ApiError('missing_name', 'The query parameter "name" is required and must not be empty.');
+    throw new ApiError(`missing_${parameter}`, `The query parameter "${parameter}" is required and must not be empty.`);
   }
   if (values.length > 1) {
-    throw new ApiError('invalid_name', 'The query parameter "name" must be given once.');
+    throw new ApiError(`invalid_${parameter}`, `The query parameter "${parameter}" must be given once.`);
   }
-  const [name] = values;
+  return values[0];
+}
+
+export function nameParameter(c: Context): string {
+  const name = singleValue(c, 'name');
   if ([...name].length > MAX_NAME_CODE_POINTS) {
     throw new ApiError('invalid_name', `The query parameter "name" must be at most ${MAX_NAME_CODE_POINTS} characters long.`);
   }
@@ -33,14 +38,7 @@ export function nameParameter(c: Context): string {
 }
 
 export function domainParameter(c: Context): string {
-  const values = valuesOf(c, 'domain');
-  if (values.length <= 1 && isBlank(values)) {
-    throw new ApiError('missing_domain', 'The query parameter "domain" is required and must not be empty.');
-  }
-  if (values.length > 1) {
-    throw new ApiError('invalid_domain', 'The query parameter "domain" must be given once.');
-  }
-  const domain = rootDomain(values[0]);
+  const domain = rootDomain(singleValue(c, 'domain'));
   if (domain === null) {
     throw new ApiError(
       'invalid_domain',

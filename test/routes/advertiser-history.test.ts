@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/api.ts';
-import { loadFixture, NOW } from '../support/fixture.ts';
+import type { TestApi } from '../support/api.ts';
+import { createFixtureApi } from '../support/fixture.ts';
 
 describe('GET /api/v1/advertiser/history', () => {
   let api: TestApi;
   let key: string;
   beforeAll(async () => {
-    api = await createTestApi({ now: () => NOW });
-    await loadFixture(api.db.sql);
-    ({ key } = await api.newKey(1000));
+    ({ api, key } = await createFixtureApi());
   });
   afterAll(async () => { await api.close(); });
 

@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestObservations } from '../../src/ingest/index.ts';
-import { createTestApi, type TestApi } from '../support/api.ts';
-import { loadFixture, NOW } from '../support/fixture.ts';
+import type { TestApi } from '../support/api.ts';
+import { createFixtureApi, NOW } from '../support/fixture.ts';
 
 describe('GET /api/v1/advertiser/domains', () => {
   let api: TestApi;
   let key: string;
   beforeAll(async () => {
-    api = await createTestApi({ now: () => NOW });
-    await loadFixture(api.db.sql);
     // An intermediary with 502 landing domains: one creative each, plus a heavier one.
     const rows = Array.from({ length: 502 }, (_, i) => ({
       creative_id: `wide-${i}`, advertiser_id: 'AR900', advertiser_name: 'Wide Reach Media', country: 'NL',
       landing_url: `https://brand-${String(i).padStart(3, '0')}.com/`, seen_on: i % 2 === 0 ? '2026-11-01' : '2026-10-01',
     }));
     rows.push({ creative_id: 'wide-extra', advertiser_id: 'AR900', advertiser_name: 'Wide Reach Media', country: 'NL', landing_url: 'https://brand-501.com/', seen_on: '2026-01-01' });
-    await ingestObservations(api.db.sql, rows, { today: NOW });
-    ({ key } = await api.newKey(1000));
+    ({ api, key } = await createFixtureApi((sql) => ingestObservations(sql, rows, { today: NOW })));
   });
   afterAll(async () => { await api.close(); });
 

@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestObservations } from '../../src/ingest/index.ts';
-import { createTestApi, type TestApi } from '../support/api.ts';
-import { loadFixture, NOW } from '../support/fixture.ts';
+import type { TestApi } from '../support/api.ts';
+import { createFixtureApi, NOW } from '../support/fixture.ts';
 
 describe('GET /api/v1/brandbid', () => {
   let api: TestApi;
   let key: string;
   beforeAll(async () => {
-    api = await createTestApi({ now: () => NOW });
-    await loadFixture(api.db.sql);
     // 103 identifiers send one ad each to crowded-brand.com.
     const rows = Array.from({ length: 103 }, (_, i) => ({
       creative_id: `crowd-${i}`, advertiser_id: `AR7${String(i).padStart(3, '0')}`, advertiser_name: `Crowd ${i}`, country: 'FR',
       landing_url: 'https://crowded-brand.com/', seen_on: '2026-11-01',
     }));
-    await ingestObservations(api.db.sql, rows, { today: NOW });
-    ({ key } = await api.newKey(1000));
+    ({ api, key } = await createFixtureApi((sql) => ingestObservations(sql, rows, { today: NOW })));
   });
   afterAll(async () => { await api.close(); });
 

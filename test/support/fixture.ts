@@ -1,5 +1,6 @@
 import { ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
 import type { Sql } from '../../src/db/client.ts';
+import { createTestApi, type TestApi } from './api.ts';
 
 /** The service's clock in route tests: history windows are computed from this instant. */
 export const NOW = new Date('2026-11-22T10:00:00Z');
@@ -43,4 +44,13 @@ export async function loadFixture(sql: Sql): Promise<void> {
   for (const summary of [observations, crawls, labels]) {
     if (summary.rejected > 0) throw new Error(`fixture rejected: ${JSON.stringify(summary.rejects)}`);
   }
+}
+
+/** A test API on the fixture dataset (plus `extra` data), and a key holding 1000 credits. */
+export async function createFixtureApi(extra: (sql: Sql) => Promise<unknown> = async () => {}): Promise<{ api: TestApi; key: string }> {
+  const api = await createTestApi({ now: () => NOW });
+  await loadFixture(api.db.sql);
+  await extra(api.db.sql);
+  const { key } = await api.newKey(1000);
+  return { api, key };
 }
