@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url';
+import punycode from 'punycode/punycode.js';
 import { parse } from 'tldts';
 
 /** Longest host name DNS can carry, in ASCII (after IDN conversion, without a trailing dot). */
@@ -42,7 +44,7 @@ export function rootDomain(input: string): string | null {
   if (host === '' || host.startsWith('[') || IPV4.test(host)) return null;
   if (host.length > MAX_HOST_LENGTH) return null;
   const labels = host.split('.');
-  if (labels.some((label) => label.length > MAX_LABEL_LENGTH || !LABEL.test(label))) return null;
+  if (labels.some((label) => label.length > MAX_LABEL_LENGTH || !LABEL.test(label) || !isValidAceLabel(label))) return null;
 
   const info = parse(host, {
     allowPrivateDomains: false,
@@ -53,6 +55,21 @@ export function rootDomain(input: string): string | null {
   // isIcann is false when no ICANN rule matched and tldts fell back to the implicit `*` rule.
   if (info.isIp || info.isIcann !== true || info.domain === null) return null;
   return info.domain;
+}
+
+/**
+ * An `xn--` label must be real Punycode of a valid internationalized label. Node 20's URL parser
+ * rejects `xn--zz.com`, Node 24's accepts it; checking here gives one answer on every runtime:
+ * the label decodes, holds a non-ASCII character, and the decoded name maps back to this label.
+ */
+function isValidAceLabel(label: string): boolean {
+  if (!label.startsWith('xn--')) return true;
+  try {
+    const decoded = punycode.decode(label.slice(4));
+    return /[^\u0000-\u007f]/.test(decoded) && domainToASCII(decoded) === label;
+  } catch {
+    return false;
+  }
 }
 
 /** Parses `value` as an http(s) URL, assuming `http://` when it names no scheme. */
