@@ -151,6 +151,18 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        /** @description Text with at least one character that is not white space. */
+        NonBlankText: string;
+        /**
+         * @description An advertiser name, byte for byte as observed; at most 512 code points and never only white space.
+         * @example Acme Outdoor GmbH
+         */
+        AdvertiserName: string;
+        /**
+         * @description A registrable root domain in lower-case ASCII (internationalized labels in `xn--` form).
+         * @example acme-outdoor.com
+         */
+        RootDomain: string;
         /**
          * @description An advertiser identifier, `AR` followed by digits.
          * @example AR01234567890123456789
@@ -162,33 +174,51 @@ export type components = {
          * @example 2026-11-20
          */
         Date: string;
+        /** @description An exact, distinct count. */
+        Count: number;
+        /** @description An exact, distinct count of at least one. */
+        PositiveCount: number;
+        /** @description A number of credits. Credits are whole numbers that JSON and JavaScript represent exactly (at most 2^53 − 1). */
+        Credits: number;
         /** @description Credits deducted by this call (the operation's `x-credit-cost`). */
-        CreditsCharged: number;
+        CreditsCharged: components["schemas"]["Credits"];
         /** @description The account's balance after the deduction. */
-        CreditsRemaining: number;
+        CreditsRemaining: components["schemas"]["Credits"];
+        /** @description A sentence for people. Its wording may change; programs read `error`. */
+        Message: string;
         AdvertiserSummary: {
             /** @description The advertiser name, as requested. */
-            advertiser: string;
-            /** @description Every identifier whose current name is this name, ascending by code point. */
+            advertiser: components["schemas"]["AdvertiserName"];
+            /** @description Every identifier whose current name is this name, ascending by code point. Not capped. */
             advertiser_ids: components["schemas"]["AdvertiserId"][];
             /** @description Distinct creatives over all the advertiser's identifiers. */
-            creatives: number;
+            creatives: components["schemas"]["Count"];
             /** @description Distinct landing domains over all the advertiser's identifiers. */
-            landing_domains: number;
+            landing_domains: components["schemas"]["Count"];
             /** @description The latest date any of the advertiser's identifiers was seen. */
             last_seen: components["schemas"]["Date"];
             /** @description ISO 3166-1 alpha-2 country of the identifier with the most creatives (ties: latest `last_seen`, then smallest identifier). */
             country: string;
             /** @description A manual label. `null` means nobody has classified the advertiser yet; it does not mean the advertiser is not an agency. */
-            advertiser_type: ("agency" | "direct") | null;
+            advertiser_type: components["schemas"]["AdvertiserType"] | null;
             credits_charged: components["schemas"]["CreditsCharged"];
             credits_remaining: components["schemas"]["CreditsRemaining"];
         };
+        /**
+         * @description A manual label of an advertiser.
+         * @enum {string}
+         */
+        AdvertiserType: "agency" | "direct";
+        /**
+         * @description `single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.
+         * @enum {string}
+         */
+        Profile: "single_domain" | "few_domains" | "multi_domain_intermediary";
         DomainSummary: {
             /** @description The normalized root domain. */
-            domain: string;
+            domain: components["schemas"]["RootDomain"];
             /** @description Distinct advertiser identifiers with an observation landing on the domain. */
-            advertisers: number;
+            advertisers: components["schemas"]["Count"];
             /** @description The latest crawl, `YYYY-MM-DD HH:MM:SS` in UTC; `null` when never crawled. */
             last_crawled: string | null;
             /** @description True when at least one observation lands on the domain. */
@@ -198,7 +228,7 @@ export type components = {
         };
         AdvertiserHistory: {
             /** @description The advertiser name, as requested. */
-            advertiser: string;
+            advertiser: components["schemas"]["AdvertiserName"];
             /** @description The first day of the first month returned. */
             window_start: components["schemas"]["Date"];
             /** @description One entry per calendar month from `window_start` to the current month (UTC), oldest first; at most 36. */
@@ -210,15 +240,15 @@ export type components = {
             /** @description The calendar month, `YYYY-MM`. */
             month: string;
             /** @description Distinct creatives observed in the month, over all identifiers of the name. */
-            creatives: number;
+            creatives: components["schemas"]["Count"];
             /** @description Distinct landing domains observed in the month, over all identifiers of the name. */
-            domains: number;
+            domains: components["schemas"]["Count"];
         };
         AdvertiserLandingDomains: {
             /** @description The advertiser name, as requested. */
-            advertiser: string;
+            advertiser: components["schemas"]["AdvertiserName"];
             /** @description The full number of landing domains, not limited by the cap of 500. */
-            landing_domain_count: number;
+            landing_domain_count: components["schemas"]["PositiveCount"];
             /** @description At most 500 entries, by `creatives` descending, then `last_seen` descending, then `domain` ascending. */
             landing_domains: components["schemas"]["LandingDomain"][];
             /** @description True when the list was cut at 500, so it holds fewer entries than `landing_domain_count`. */
@@ -228,17 +258,17 @@ export type components = {
         };
         LandingDomain: {
             /** @description The landing root domain. */
-            domain: string;
+            domain: components["schemas"]["RootDomain"];
             /** @description Distinct creatives of the advertiser landing on this domain. */
-            creatives: number;
+            creatives: components["schemas"]["PositiveCount"];
             /** @description The latest date an ad of the advertiser was seen landing here. */
             last_seen: components["schemas"]["Date"];
         };
         BrandBidReport: {
             /** @description The normalized root domain queried. */
-            domain: string;
+            domain: components["schemas"]["RootDomain"];
             /** @description All identifiers landing on the domain, not capped at 100; equals the domain summary's `advertisers`. */
-            advertiser_count: number;
+            advertiser_count: components["schemas"]["Count"];
             /** @description At most 100 rows, by `creatives` descending, then `last_seen` descending, then `advertiser_id` ascending. */
             advertisers: components["schemas"]["BrandBidAdvertiser"][];
             credits_charged: components["schemas"]["CreditsCharged"];
@@ -246,21 +276,17 @@ export type components = {
         };
         BrandBidAdvertiser: {
             /** @description The identifier's current name. */
-            advertiser: string;
+            advertiser: components["schemas"]["AdvertiserName"];
             advertiser_id: components["schemas"]["AdvertiserId"];
             /** @description The identifier's distinct creatives landing on this domain. */
-            creatives: number;
+            creatives: components["schemas"]["PositiveCount"];
             /** @description The earliest date the identifier was seen landing on this domain. */
             first_seen: components["schemas"]["Date"];
             /** @description The latest date the identifier was seen landing on this domain. */
             last_seen: components["schemas"]["Date"];
             /** @description Distinct landing domains of the identifier over all its observations. */
-            landing_domain_count: number;
-            /**
-             * @description `single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.
-             * @enum {string}
-             */
-            profile: "single_domain" | "few_domains" | "multi_domain_intermediary";
+            landing_domain_count: components["schemas"]["PositiveCount"];
+            profile: components["schemas"]["Profile"];
         };
         Account: {
             /**
@@ -269,50 +295,57 @@ export type components = {
              */
             key_prefix: string;
             /** @description The account's balance in credits, shared by all its keys. */
-            balance: number;
+            balance: components["schemas"]["Credits"];
         };
         NameParameterError: {
             /** @enum {string} */
             error: "missing_name" | "invalid_name";
-            message: string;
+            message: components["schemas"]["Message"];
         };
         DomainParameterError: {
             /** @enum {string} */
             error: "missing_domain" | "invalid_domain";
-            message: string;
+            message: components["schemas"]["Message"];
         };
         UnauthorizedError: {
             /** @constant */
             error: "unauthorized";
-            message: string;
+            message: components["schemas"]["Message"];
         };
         InsufficientCreditsError: {
             /** @constant */
             error: "insufficient_credits";
-            message: string;
+            message: components["schemas"]["Message"];
             /** @description The price of the call. */
-            required: number;
+            required: components["schemas"]["Credits"];
             /** @description The current balance, below `required`. */
-            balance: number;
+            balance: components["schemas"]["Credits"];
         };
         NotFoundError: {
             /** @constant */
             error: "not_found";
-            message: string;
+            message: components["schemas"]["Message"];
             credits_charged: components["schemas"]["CreditsCharged"];
             credits_remaining: components["schemas"]["CreditsRemaining"];
         };
         MethodNotAllowedError: {
             /** @constant */
             error: "method_not_allowed";
-            message: string;
+            message: components["schemas"]["Message"];
         };
-        ServerError: {
-            /** @enum {string} */
-            error: "internal_error" | "unavailable";
-            message: string;
+        InternalError: {
+            /** @constant */
+            error: "internal_error";
+            message: components["schemas"]["Message"];
             /** @description Credits charged for this call and refunded in full because the call failed on the server's side. */
-            credits_refunded: number;
+            credits_refunded: components["schemas"]["Credits"];
+        };
+        UnavailableError: {
+            /** @constant */
+            error: "unavailable";
+            message: components["schemas"]["Message"];
+            /** @description Credits charged for this call and refunded in full because the call failed on the server's side. */
+            credits_refunded: components["schemas"]["Credits"];
         };
     };
     responses: {
@@ -474,24 +507,25 @@ export type components = {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
-                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ServerError"];
+                "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description The service's database is unreachable for the moment; retry later. Any credits charged for this call were refunded. */
+        /** @description The service's database is unreachable for the moment; retry after `Retry-After` seconds. Any credits charged for this call were refunded. */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
-                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ServerError"];
+                "application/json": components["schemas"]["UnavailableError"];
             };
         };
     };
@@ -501,8 +535,10 @@ export type components = {
          *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
          *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
          *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+         *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
+         *     and U+FEFF); the schema's `pattern` states it: at least one other character.
          */
-        name: string;
+        name: components["schemas"]["NonBlankText"];
         /**
          * @description A root domain, host name or URL. It is trimmed of surrounding white space and parsed as
          *     a URL host (`http://` is assumed; schemes other than http and https are invalid); user
@@ -515,27 +551,40 @@ export type components = {
          *     unknown top-level domain, illegal characters, over 253 characters) or given more than
          *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
          */
-        domain: string;
+        domain: components["schemas"]["NonBlankText"];
     };
     requestBodies: never;
     headers: {
         /**
-         * @description Identifies this request in the service's logs and ledger. Quote it to support.
+         * @description Identifies this request in the service's logs and ledger; quote it to support. Sent on
+         *     every response. A caller's own `X-Request-Id` of 8 to 128 characters from
+         *     `A-Z a-z 0-9 . _ -` is echoed; otherwise the service makes a UUID.
          * @example 3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13
          */
         "X-Request-Id": string;
         /**
-         * @description Credits this call cost. `0` on `400` and `402`, and after a refund.
+         * @description Credits this call cost (the operation's `x-credit-cost`); `0` on `400` and `402`.
          * @example 3
          */
-        "X-Credits-Charged": number;
+        "X-Credits-Charged": components["schemas"]["Credits"];
         /**
          * @description The account's balance after this call.
          * @example 197
          */
-        "X-Credits-Remaining": number;
+        "X-Credits-Remaining": components["schemas"]["Credits"];
         /**
-         * @description Always `Bearer`.
+         * @description Sent when the key was valid and the balance could be read: `0`, because a failed call is
+         *     refunded in full. Absent when the failure came before the key could be checked.
+         * @example 0
+         */
+        "X-Credits-Charged-If-Known": components["schemas"]["Credits"];
+        /**
+         * @description Sent with `X-Credits-Charged`; the balance after the refund.
+         * @example 197
+         */
+        "X-Credits-Remaining-If-Known": components["schemas"]["Credits"];
+        /**
+         * @description The authentication scheme to use; always `Bearer`.
          * @example Bearer
          */
         "WWW-Authenticate": "Bearer";
@@ -544,6 +593,11 @@ export type components = {
          * @example GET, HEAD
          */
         Allow: string;
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 5
+         */
+        "Retry-After": number;
     };
     pathItems: never;
 };
@@ -557,6 +611,8 @@ export interface operations {
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
                  *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
                  *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
+                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
                 name: components["parameters"]["name"];
             };
@@ -639,6 +695,8 @@ export interface operations {
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
                  *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
                  *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
+                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
                 name: components["parameters"]["name"];
             };
@@ -677,6 +735,8 @@ export interface operations {
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
                  *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
                  *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
+                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
                 name: components["parameters"]["name"];
             };

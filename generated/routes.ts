@@ -1,9 +1,41 @@
 // Generated from openapi.yaml by `npm run generate`. Do not edit.
 import { createRoute, z } from '@hono/zod-openapi'
 
+const NonBlankTextSchema = z
+  .string()
+  .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+  .min(1)
+  .openapi({ description: 'Text with at least one character that is not white space.' })
+  .openapi('NonBlankText')
+
+const AdvertiserNameSchema = z
+  .string()
+  .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+  .min(1)
+  .max(512)
+  .openapi({
+    description:
+      'An advertiser name, byte for byte as observed; at most 512 code points and never only white space.',
+    example: 'Acme Outdoor GmbH',
+  })
+  .openapi('AdvertiserName')
+
+const RootDomainSchema = z
+  .string()
+  .regex(/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})+$/)
+  .min(3)
+  .max(253)
+  .openapi({
+    description:
+      'A registrable root domain in lower-case ASCII (internationalized labels in `xn--` form).',
+    example: 'acme-outdoor.com',
+  })
+  .openapi('RootDomain')
+
 const AdvertiserIdSchema = z
   .string()
   .regex(/^AR[0-9]{1,30}$/)
+  .max(32)
   .openapi({
     description: 'An advertiser identifier, `AR` followed by digits.',
     example: 'AR01234567890123456789',
@@ -13,50 +45,84 @@ const AdvertiserIdSchema = z
 const DateSchema = z.iso
   .date()
   .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/)
+  .max(10)
   .openapi({ description: 'A UTC calendar date, `YYYY-MM-DD`.', example: '2026-11-20' })
   .openapi('Date')
 
-const CreditsChargedSchema = z
+const CountSchema = z
   .int()
   .min(0)
-  .openapi({ description: "Credits deducted by this call (the operation's `x-credit-cost`)." })
-  .openapi('CreditsCharged')
+  .max(9007199254740991)
+  .openapi({ description: 'An exact, distinct count.' })
+  .openapi('Count')
 
-const CreditsRemainingSchema = z
+const PositiveCountSchema = z
+  .int()
+  .min(1)
+  .max(9007199254740991)
+  .openapi({ description: 'An exact, distinct count of at least one.' })
+  .openapi('PositiveCount')
+
+const CreditsSchema = z
   .int()
   .min(0)
-  .openapi({ description: "The account's balance after the deduction." })
-  .openapi('CreditsRemaining')
+  .max(9007199254740991)
+  .openapi({
+    description:
+      'A number of credits. Credits are whole numbers that JSON and JavaScript represent exactly (at most 2^53 − 1).',
+  })
+  .openapi('Credits')
+
+const CreditsChargedSchema = CreditsSchema.openapi({
+  description: "Credits deducted by this call (the operation's `x-credit-cost`).",
+}).openapi('CreditsCharged')
+
+const CreditsRemainingSchema = CreditsSchema.openapi({
+  description: "The account's balance after the deduction.",
+}).openapi('CreditsRemaining')
+
+const MessageSchema = z
+  .string()
+  .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+  .min(1)
+  .max(4096)
+  .openapi({ description: 'A sentence for people. Its wording may change; programs read `error`.' })
+  .openapi('Message')
+
+const AdvertiserTypeSchema = z
+  .enum(['agency', 'direct'])
+  .openapi({ description: 'A manual label of an advertiser.' })
+  .openapi('AdvertiserType')
 
 const AdvertiserSummarySchema = z
   .strictObject({
-    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
+    advertiser: AdvertiserNameSchema.openapi({ description: 'The advertiser name, as requested.' }),
     advertiser_ids: z
       .array(AdvertiserIdSchema)
       .min(1)
       .openapi({
-        description: 'Every identifier whose current name is this name, ascending by code point.',
+        description:
+          'Every identifier whose current name is this name, ascending by code point. Not capped.',
       }),
-    creatives: z
-      .int()
-      .min(0)
-      .openapi({ description: "Distinct creatives over all the advertiser's identifiers." }),
-    landing_domains: z
-      .int()
-      .min(0)
-      .openapi({ description: "Distinct landing domains over all the advertiser's identifiers." }),
+    creatives: CountSchema.openapi({
+      description: "Distinct creatives over all the advertiser's identifiers.",
+    }),
+    landing_domains: CountSchema.openapi({
+      description: "Distinct landing domains over all the advertiser's identifiers.",
+    }),
     last_seen: DateSchema.openapi({
       description: "The latest date any of the advertiser's identifiers was seen.",
     }),
     country: z
       .string()
       .regex(/^[A-Z]{2}$/)
+      .max(2)
       .openapi({
         description:
           'ISO 3166-1 alpha-2 country of the identifier with the most creatives (ties: latest `last_seen`, then smallest identifier).',
       }),
     advertiser_type: z
-      .union([z.enum(['agency', 'direct']), z.null().nullable()])
+      .union([AdvertiserTypeSchema, z.null().nullable()])
       .openapi({
         description:
           'A manual label. `null` means nobody has classified the advertiser yet; it does not mean the advertiser is not an agency.',
@@ -79,18 +145,24 @@ const AdvertiserSummarySchema = z
   })
   .openapi('AdvertiserSummary')
 
+const ProfileSchema = z
+  .enum(['single_domain', 'few_domains', 'multi_domain_intermediary'])
+  .openapi({
+    description:
+      '`single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.',
+  })
+  .openapi('Profile')
+
 const DomainSummarySchema = z
   .strictObject({
-    domain: z.string().openapi({ description: 'The normalized root domain.' }),
-    advertisers: z
-      .int()
-      .min(0)
-      .openapi({
-        description: 'Distinct advertiser identifiers with an observation landing on the domain.',
-      }),
+    domain: RootDomainSchema.openapi({ description: 'The normalized root domain.' }),
+    advertisers: CountSchema.openapi({
+      description: 'Distinct advertiser identifiers with an observation landing on the domain.',
+    }),
     last_crawled: z
       .string()
       .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/)
+      .max(19)
       .nullable()
       .openapi({
         description: 'The latest crawl, `YYYY-MM-DD HH:MM:SS` in UTC; `null` when never crawled.',
@@ -118,27 +190,22 @@ const HistoryMonthSchema = z
     month: z
       .string()
       .regex(/^[0-9]{4}-[0-9]{2}$/)
+      .max(7)
       .openapi({ description: 'The calendar month, `YYYY-MM`.' }),
-    creatives: z
-      .int()
-      .min(0)
-      .openapi({
-        description: 'Distinct creatives observed in the month, over all identifiers of the name.',
-      }),
-    domains: z
-      .int()
-      .min(0)
-      .openapi({
-        description:
-          'Distinct landing domains observed in the month, over all identifiers of the name.',
-      }),
+    creatives: CountSchema.openapi({
+      description: 'Distinct creatives observed in the month, over all identifiers of the name.',
+    }),
+    domains: CountSchema.openapi({
+      description:
+        'Distinct landing domains observed in the month, over all identifiers of the name.',
+    }),
   })
   .openapi({ required: ['month', 'creatives', 'domains'] })
   .openapi('HistoryMonth')
 
 const AdvertiserHistorySchema = z
   .strictObject({
-    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
+    advertiser: AdvertiserNameSchema.openapi({ description: 'The advertiser name, as requested.' }),
     window_start: DateSchema.openapi({ description: 'The first day of the first month returned.' }),
     months: z
       .array(HistoryMonthSchema)
@@ -158,11 +225,10 @@ const AdvertiserHistorySchema = z
 
 const LandingDomainSchema = z
   .strictObject({
-    domain: z.string().openapi({ description: 'The landing root domain.' }),
-    creatives: z
-      .int()
-      .min(1)
-      .openapi({ description: 'Distinct creatives of the advertiser landing on this domain.' }),
+    domain: RootDomainSchema.openapi({ description: 'The landing root domain.' }),
+    creatives: PositiveCountSchema.openapi({
+      description: 'Distinct creatives of the advertiser landing on this domain.',
+    }),
     last_seen: DateSchema.openapi({
       description: 'The latest date an ad of the advertiser was seen landing here.',
     }),
@@ -172,13 +238,10 @@ const LandingDomainSchema = z
 
 const AdvertiserLandingDomainsSchema = z
   .strictObject({
-    advertiser: z.string().openapi({ description: 'The advertiser name, as requested.' }),
-    landing_domain_count: z
-      .int()
-      .min(1)
-      .openapi({
-        description: 'The full number of landing domains, not limited by the cap of 500.',
-      }),
+    advertiser: AdvertiserNameSchema.openapi({ description: 'The advertiser name, as requested.' }),
+    landing_domain_count: PositiveCountSchema.openapi({
+      description: 'The full number of landing domains, not limited by the cap of 500.',
+    }),
     landing_domains: z
       .array(LandingDomainSchema)
       .max(500)
@@ -209,30 +272,21 @@ const AdvertiserLandingDomainsSchema = z
 
 const BrandBidAdvertiserSchema = z
   .strictObject({
-    advertiser: z.string().openapi({ description: "The identifier's current name." }),
+    advertiser: AdvertiserNameSchema.openapi({ description: "The identifier's current name." }),
     advertiser_id: AdvertiserIdSchema,
-    creatives: z
-      .int()
-      .min(1)
-      .openapi({ description: "The identifier's distinct creatives landing on this domain." }),
+    creatives: PositiveCountSchema.openapi({
+      description: "The identifier's distinct creatives landing on this domain.",
+    }),
     first_seen: DateSchema.openapi({
       description: 'The earliest date the identifier was seen landing on this domain.',
     }),
     last_seen: DateSchema.openapi({
       description: 'The latest date the identifier was seen landing on this domain.',
     }),
-    landing_domain_count: z
-      .int()
-      .min(1)
-      .openapi({
-        description: 'Distinct landing domains of the identifier over all its observations.',
-      }),
-    profile: z
-      .enum(['single_domain', 'few_domains', 'multi_domain_intermediary'])
-      .openapi({
-        description:
-          '`single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.',
-      }),
+    landing_domain_count: PositiveCountSchema.openapi({
+      description: 'Distinct landing domains of the identifier over all its observations.',
+    }),
+    profile: ProfileSchema,
   })
   .openapi({
     required: [
@@ -249,14 +303,11 @@ const BrandBidAdvertiserSchema = z
 
 const BrandBidReportSchema = z
   .strictObject({
-    domain: z.string().openapi({ description: 'The normalized root domain queried.' }),
-    advertiser_count: z
-      .int()
-      .min(0)
-      .openapi({
-        description:
-          "All identifiers landing on the domain, not capped at 100; equals the domain summary's `advertisers`.",
-      }),
+    domain: RootDomainSchema.openapi({ description: 'The normalized root domain queried.' }),
+    advertiser_count: CountSchema.openapi({
+      description:
+        "All identifiers landing on the domain, not capped at 100; equals the domain summary's `advertisers`.",
+    }),
     advertisers: z
       .array(BrandBidAdvertiserSchema)
       .max(100)
@@ -276,39 +327,40 @@ const AccountSchema = z
   .strictObject({
     key_prefix: z
       .string()
+      .regex(/^alk_[0-9A-Za-z]{8}$/)
+      .max(12)
       .openapi({
         description: 'The display prefix of the key that made this call.',
         example: 'alk_7Hq2Xv0p',
       }),
-    balance: z
-      .int()
-      .min(0)
-      .openapi({ description: "The account's balance in credits, shared by all its keys." }),
+    balance: CreditsSchema.openapi({
+      description: "The account's balance in credits, shared by all its keys.",
+    }),
   })
   .openapi({ required: ['key_prefix', 'balance'] })
   .openapi('Account')
 
 const NameParameterErrorSchema = z
-  .strictObject({ error: z.enum(['missing_name', 'invalid_name']), message: z.string() })
+  .strictObject({ error: z.enum(['missing_name', 'invalid_name']), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('NameParameterError')
 
 const DomainParameterErrorSchema = z
-  .strictObject({ error: z.enum(['missing_domain', 'invalid_domain']), message: z.string() })
+  .strictObject({ error: z.enum(['missing_domain', 'invalid_domain']), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('DomainParameterError')
 
 const UnauthorizedErrorSchema = z
-  .strictObject({ error: z.literal('unauthorized'), message: z.string() })
+  .strictObject({ error: z.literal('unauthorized'), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('UnauthorizedError')
 
 const InsufficientCreditsErrorSchema = z
   .strictObject({
     error: z.literal('insufficient_credits'),
-    message: z.string(),
-    required: z.int().min(1).openapi({ description: 'The price of the call.' }),
-    balance: z.int().min(0).openapi({ description: 'The current balance, below `required`.' }),
+    message: MessageSchema,
+    required: CreditsSchema.openapi({ description: 'The price of the call.' }),
+    balance: CreditsSchema.openapi({ description: 'The current balance, below `required`.' }),
   })
   .openapi({ required: ['error', 'message', 'required', 'balance'] })
   .openapi('InsufficientCreditsError')
@@ -316,7 +368,7 @@ const InsufficientCreditsErrorSchema = z
 const NotFoundErrorSchema = z
   .strictObject({
     error: z.literal('not_found'),
-    message: z.string(),
+    message: MessageSchema,
     credits_charged: CreditsChargedSchema,
     credits_remaining: CreditsRemainingSchema,
   })
@@ -324,47 +376,54 @@ const NotFoundErrorSchema = z
   .openapi('NotFoundError')
 
 const MethodNotAllowedErrorSchema = z
-  .strictObject({ error: z.literal('method_not_allowed'), message: z.string() })
+  .strictObject({ error: z.literal('method_not_allowed'), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('MethodNotAllowedError')
 
-const ServerErrorSchema = z
+const InternalErrorSchema = z
   .strictObject({
-    error: z.enum(['internal_error', 'unavailable']),
-    message: z.string(),
-    credits_refunded: z
-      .int()
-      .min(0)
-      .openapi({
-        description:
-          "Credits charged for this call and refunded in full because the call failed on the server's side.",
-      }),
+    error: z.literal('internal_error'),
+    message: MessageSchema,
+    credits_refunded: CreditsSchema.openapi({
+      description:
+        "Credits charged for this call and refunded in full because the call failed on the server's side.",
+    }),
   })
   .openapi({ required: ['error', 'message', 'credits_refunded'] })
-  .openapi('ServerError')
+  .openapi('InternalError')
+
+const UnavailableErrorSchema = z
+  .strictObject({
+    error: z.literal('unavailable'),
+    message: MessageSchema,
+    credits_refunded: CreditsSchema.openapi({
+      description:
+        "Credits charged for this call and refunded in full because the call failed on the server's side.",
+    }),
+  })
+  .openapi({ required: ['error', 'message', 'credits_refunded'] })
+  .openapi('UnavailableError')
 
 const XRequestIdHeaderSchema = z
   .string()
-  .exactOptional()
+  .regex(/^[A-Za-z0-9._-]{8,128}$/)
+  .min(8)
+  .max(128)
   .openapi({
-    description: "Identifies this request in the service's logs and ledger. Quote it to support.",
+    description:
+      "Identifies this request in the service's logs and ledger; quote it to support. Sent on\nevery response. A caller's own `X-Request-Id` of 8 to 128 characters from\n`A-Z a-z 0-9 . _ -` is echoed; otherwise the service makes a UUID.\n",
     example: '3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13',
   })
 
-const XCreditsChargedHeaderSchema = z
-  .int()
-  .min(0)
-  .exactOptional()
-  .openapi({
-    description: 'Credits this call cost. `0` on `400` and `402`, and after a refund.',
-    example: 3,
-  })
+const XCreditsChargedHeaderSchema = CreditsSchema.openapi({
+  description: "Credits this call cost (the operation's `x-credit-cost`); `0` on `400` and `402`.",
+  example: 3,
+})
 
-const XCreditsRemainingHeaderSchema = z
-  .int()
-  .min(0)
-  .exactOptional()
-  .openapi({ description: "The account's balance after this call.", example: 197 })
+const XCreditsRemainingHeaderSchema = CreditsSchema.openapi({
+  description: "The account's balance after this call.",
+  example: 197,
+})
 
 const NameParameterErrorResponse = {
   description:
@@ -428,8 +487,7 @@ const DomainParameterErrorResponse = {
 
 const WWWAuthenticateHeaderSchema = z
   .literal('Bearer')
-  .exactOptional()
-  .openapi({ description: 'Always `Bearer`.', example: 'Bearer' })
+  .openapi({ description: 'The authentication scheme to use; always `Bearer`.', example: 'Bearer' })
 
 const UnauthorizedResponse = {
   description:
@@ -677,7 +735,8 @@ const DomainNotFound60Response = {
 
 const AllowHeaderSchema = z
   .string()
-  .exactOptional()
+  .regex(/^[A-Z]+(, [A-Z]+)*$/)
+  .max(64)
   .openapi({ description: 'The methods this path supports.', example: 'GET, HEAD' })
 
 const MethodNotAllowedResponse = {
@@ -695,23 +754,33 @@ const MethodNotAllowedResponse = {
   },
 }
 
+const XCreditsChargedIfKnownHeaderSchema = CreditsSchema.exactOptional().openapi({
+  description:
+    'Sent when the key was valid and the balance could be read: `0`, because a failed call is\nrefunded in full. Absent when the failure came before the key could be checked.\n',
+})
+
+const XCreditsRemainingIfKnownHeaderSchema = CreditsSchema.exactOptional().openapi({
+  description: 'Sent with `X-Credits-Charged`; the balance after the refund.',
+  example: 197,
+})
+
 const InternalErrorResponse = {
   description:
     'The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
-    'X-Credits-Charged': XCreditsChargedHeaderSchema,
-    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
   }),
   content: {
     'application/json': {
-      schema: ServerErrorSchema,
+      schema: InternalErrorSchema,
       examples: {
         refunded: {
           value: {
             error: 'internal_error',
             message:
-              'The service failed to answer; the 15 credits charged for this call were refunded.',
+              'The service failed to answer. The 15 credits charged for this call were refunded.',
             credits_refunded: 15,
           },
         },
@@ -720,22 +789,30 @@ const InternalErrorResponse = {
   },
 }
 
+const RetryAfterHeaderSchema = z
+  .int()
+  .min(1)
+  .max(3600)
+  .openapi({ description: 'Seconds to wait before retrying.', example: 5 })
+
 const UnavailableResponse = {
   description:
-    "The service's database is unreachable for the moment; retry later. Any credits charged for this call were refunded.",
+    "The service's database is unreachable for the moment; retry after `Retry-After` seconds. Any credits charged for this call were refunded.",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
-    'X-Credits-Charged': XCreditsChargedHeaderSchema,
-    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Retry-After': RetryAfterHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
   }),
   content: {
     'application/json': {
-      schema: ServerErrorSchema,
+      schema: UnavailableErrorSchema,
       examples: {
         unavailable: {
           value: {
             error: 'unavailable',
-            message: 'The service is temporarily unavailable; nothing was charged. Retry later.',
+            message:
+              'The service is temporarily unavailable. Retry later. Nothing was charged for this call.',
             credits_refunded: 0,
           },
         },
@@ -744,36 +821,51 @@ const UnavailableResponse = {
   },
 }
 
-const NameParamsSchema = z
-  .string()
-  .openapi({
-    param: {
-      name: 'name',
-      in: 'query',
-      required: true,
-      description:
-        "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), or\ngiven more than once: `400 invalid_name`. White space only wins over too long. Both are free.\n",
-      schema: { type: 'string' },
-      examples: { brand: { value: 'Acme Outdoor GmbH' } },
-    },
-  })
-
-const DomainParamsSchema = z
-  .string()
-  .openapi({
-    param: {
-      name: 'domain',
-      in: 'query',
-      required: true,
-      description:
-        'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters) or given more than\nonce: `400 invalid_domain`. Both are free, so a typo never costs credits.\n',
-      schema: { type: 'string' },
-      examples: {
-        rootDomain: { value: 'acme-outdoor.com' },
-        url: { value: 'https://www.acme-outdoor.com/shop?utm_source=ads' },
+const NameParamsSchema = NonBlankTextSchema.openapi({
+  param: {
+    name: 'name',
+    in: 'query',
+    required: true,
+    description:
+      "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), or\ngiven more than once: `400 invalid_name`. White space only wins over too long. Both are free.\n\"White space\" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space\nand U+FEFF); the schema's `pattern` states it: at least one other character.\n",
+    schema: { $ref: '#/components/schemas/NonBlankText' },
+    examples: {
+      brand: {
+        summary: 'A brand in the demo dataset that `npm start` loads',
+        value: 'Acme Outdoor',
+      },
+      merged: {
+        summary: 'A name held by three advertiser identifiers in the demo dataset',
+        value: 'Globex Retail',
+      },
+      intermediary: {
+        summary: 'A multi-domain intermediary in the demo dataset',
+        value: 'Northwind Media Group',
       },
     },
-  })
+  },
+})
+
+const DomainParamsSchema = NonBlankTextSchema.openapi({
+  param: {
+    name: 'domain',
+    in: 'query',
+    required: true,
+    description:
+      'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters) or given more than\nonce: `400 invalid_domain`. Both are free, so a typo never costs credits.\n',
+    schema: { $ref: '#/components/schemas/NonBlankText' },
+    examples: {
+      rootDomain: {
+        summary: 'A brand domain in the demo dataset that `npm start` loads',
+        value: 'acme-outdoor.com',
+      },
+      url: {
+        summary: 'A URL; it is reduced to its root domain',
+        value: 'https://www.acme-outdoor.com/shop?utm_source=ads',
+      },
+    },
+  },
+})
 
 const BearerAuthSecurityScheme = {
   type: 'http',

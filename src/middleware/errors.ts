@@ -3,6 +3,9 @@ import type { AppEnv } from '../app-env.ts';
 import { type ApiError, asApiError, errorBody, unknownPath } from '../errors.ts';
 import { allowedMethods } from '../spec.ts';
 
+/** An unreachable database is usually back within seconds (a restart, a fail-over). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** The single mapping from an ApiError to an HTTP response; every route answers errors alike. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   const extra: Record<string, number> = {};
@@ -20,6 +23,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   const headers: Record<string, string> = {};
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (error.status === 405) headers.Allow = (allowedMethods.get(c.req.path) ?? []).join(', ');
+  if (error.status === 503) headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
   return c.json(errorBody(error, extra, message), error.status, headers);
 }
 

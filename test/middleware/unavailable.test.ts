@@ -17,7 +17,7 @@ describe('503 unavailable', () => {
   });
   afterAll(async () => { await sql.end({ timeout: 1 }); });
 
-  it('answers 503 unavailable, quickly, saying nothing was charged, with no credit headers', async () => {
+  it('answers 503 unavailable, quickly, saying nothing was charged, with Retry-After and no credit headers', async () => {
     const { key } = generateApiKey();
     for (const path of ['/api/v1/advertiser?name=Acme', '/api/v1/brandbid?domain=acme.com', '/api/v1/account', '/api/v1/advertiser?name=']) {
       const started = performance.now();
@@ -26,6 +26,7 @@ describe('503 unavailable', () => {
       expect(response.status, path).toBe(503);
       expect(response.body).toEqual({ error: 'unavailable', message: expect.stringContaining('Nothing was charged'), credits_refunded: 0 });
       expect(response.headers.get('x-credits-charged')).toBeNull();
+      expect(response.headers.get('retry-after')).toBe('5');
     }
   });
 

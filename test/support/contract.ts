@@ -85,15 +85,19 @@ export async function validateResponse(method: string, url: string, response: Re
   const documented = operation.responses[String(response.status)];
   if (!documented) throw new Error(`${where}: status ${response.status} is not documented for ${operation.operationId}`);
   const definition = resolve(documented);
-  for (const [name, header] of Object.entries<any>(definition.headers ?? {})) {
+  for (const [name, reference] of Object.entries<any>(definition.headers ?? {})) {
+    const header = resolve(reference);
     const value = response.headers.get(name);
-    if (value === null) continue;
-    const schema = resolve(header).schema;
-    const typed = schema.type === 'integer' ? Number(value) : value;
+    if (value === null) {
+      if (header.required) throw new Error(`${where}: required header ${name} is missing`);
+      continue;
+    }
+    const schema = header.schema;
+    const typed = resolve(schema).type === 'integer' && /^-?[0-9]+$/.test(value) ? Number(value) : value;
     if (!validatorFor(schema)(typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
   }
   for (const name of response.headers.keys()) {
-    if (/^(x-credits-|www-authenticate$|allow$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
+    if (/^(x-credits-|www-authenticate$|allow$|retry-after$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
       throw new Error(`${where}: header ${name} is sent but not documented`);
     }
   }

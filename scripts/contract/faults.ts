@@ -1,0 +1,140 @@
+import type { Sql } from '../../src/db/client.ts';
+import { contractOperations } from '../../src/spec.ts';
+import { DEMO } from '../../src/synthetic/generator.ts';
+import { validateResponse } from '../../test/support/contract.ts';
+import type { DatabaseProxy } from './db-proxy.ts';
+
+/**
+ * The two documented codes a healthy service never gives, produced on the same live service by
+ * real faults: 500 when a query fails (a table the query reads is renamed away, so PostgreSQL
+ * itself fails it), 503 when the database is unreachable (every connection is cut and refused).
+ * Every response is validated against openapi.yaml, and the refunds are checked in the ledger.
+ */
+export interface FaultRecord {
+  operation: string;
+  status: number;
+  error: string;
+  mechanism: string;
+  detail: string;
+}
+
+const QUERY: Record<string, string> = {
+  getAdvertiserSummary: `name=${encodeURIComponent(DEMO.brandName)}`,
+  getAdvertiserHistory: `name=${encodeURIComponent(DEMO.brandName)}`,
+  getAdvertiserLandingDomains: `name=${encodeURIComponent(DEMO.intermediaryName)}`,
+  getDomainSummary: `domain=${DEMO.brandDomain}`,
+  getBrandBidReport: `domain=${DEMO.brandDomain}`,
+  getAccount: '',
+};
+
+/** Tables the lookups read and the debit does not, so the charge happens and the query fails after it. */
+const LOOKUP_TABLES = ['identifiers', 'landing_domain_stats', 'crawls'];
+
+export async function produceServerErrors(
+  sql: Sql,
+  proxy: DatabaseProxy,
+  baseUrl: string,
+  { key, accountId }: { key: string; accountId: number },
+  log: (line: string) => void,
+): Promise<FaultRecord[]> {
+  const records: FaultRecord[] = [];
+  const call = async (operationId: string) => {
+    const operation = contractOperations.find((op) => op.operationId === operationId)!;
+    const target = `${operation.path}${QUERY[operationId] ? `?${QUERY[operationId]}` : ''}`;
+    const response = await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } });
+    return { operation, validated: await validateResponse('GET', target, response) };
+  };
+
+  log('Fault injection: lookup tables renamed away (500, charged and refunded)');
+  await withRenamed(sql, LOOKUP_TABLES, async () => {
+    for (const operation of contractOperations.filter((op) => op.creditCost > 0)) {
+      const balance = await balanceOf(sql, accountId);
+      const { validated } = await call(operation.operationId);
+      expect(validated.status === 500 && validated.body.error === 'internal_error', operation.operationId, validated);
+      expect(validated.body.credits_refunded === operation.creditCost, operation.operationId, validated);
+      const headers = validated.headers;
+      expect(headers.get('x-credits-charged') === '0' && headers.get('x-credits-remaining') === String(balance), operation.operationId, validated);
+      expect((await balanceOf(sql, accountId)) === balance, `${operation.operationId}: the balance changed`, validated);
+      await expectRefunded(sql, validated.headers.get('x-request-id')!, operation.creditCost);
+      records.push({
+        operation: `GET ${operation.path}`,
+        status: 500,
+        error: 'internal_error',
+        mechanism: 'fault injection: lookup tables renamed',
+        detail: `charged ${operation.creditCost}, refunded ${operation.creditCost}`,
+      });
+    }
+  });
+
+  log('Fault injection: api_keys renamed away (500 before any charge)');
+  await withRenamed(sql, ['api_keys'], async () => {
+    const { operation, validated } = await call('getAccount');
+    expect(validated.status === 500 && validated.body.error === 'internal_error' && validated.body.credits_refunded === 0, 'getAccount', validated);
+    records.push({
+      operation: `GET ${operation.path}`,
+      status: 500,
+      error: 'internal_error',
+      mechanism: 'fault injection: api_keys renamed',
+      detail: 'nothing charged',
+    });
+  });
+
+  log('Fault injection: database connections cut and refused (503)');
+  proxy.cut();
+  try {
+    for (const operation of contractOperations) {
+      const { validated } = await call(operation.operationId);
+      expect(validated.status === 503 && validated.body.error === 'unavailable' && validated.body.credits_refunded === 0, operation.operationId, validated);
+      expect(validated.headers.get('retry-after') === '5', `${operation.operationId}: Retry-After`, validated);
+      records.push({
+        operation: `GET ${operation.path}`,
+        status: 503,
+        error: 'unavailable',
+        mechanism: 'fault injection: database connections cut',
+        detail: `Retry-After ${validated.headers.get('retry-after')}`,
+      });
+    }
+  } finally {
+    proxy.restore();
+  }
+  // The service recovers by itself once the database is back.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { validated } = await call('getAccount').catch(() => ({ validated: { status: 0 } as { status: number } }));
+    if (validated.status === 200) break;
+    if (Date.now() > deadline) throw new Error(`the service did not recover after the database came back (last status ${validated.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return records;
+}
+
+async function withRenamed(sql: Sql, tables: string[], run: () => Promise<void>): Promise<void> {
+  const renamed: string[] = [];
+  try {
+    for (const table of tables) {
+      await sql.unsafe(`ALTER TABLE ${table} RENAME TO ${table}_fault`);
+      renamed.push(table);
+    }
+    await run();
+  } finally {
+    for (const table of renamed) await sql.unsafe(`ALTER TABLE ${table}_fault RENAME TO ${table}`);
+  }
+}
+
+async function balanceOf(sql: Sql, accountId: number): Promise<number> {
+  const [row] = await sql<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId}`;
+  return row.balance;
+}
+
+async function expectRefunded(sql: Sql, requestId: string, price: number): Promise<void> {
+  const rows = await sql<{ kind: string; amount: number }[]>`SELECT kind, amount FROM ledger WHERE request_id = ${requestId} ORDER BY id`;
+  const shape = rows.map((row) => `${row.kind} ${row.amount}`).join(', ');
+  if (shape !== `charge ${-price}, refund ${price}`) throw new Error(`request ${requestId}: the ledger has [${shape}], expected a charge of ${price} and its refund`);
+}
+
+function expect(condition: boolean, what: string, response: { status: number; body?: unknown; headers?: Headers }): void {
+  if (!condition) {
+    const headers = response.headers ? Object.fromEntries(response.headers.entries()) : {};
+    throw new Error(`fault injection, ${what}: unexpected answer ${response.status} ${JSON.stringify(response.body)} ${JSON.stringify(headers)}`);
+  }
+}

@@ -1,0 +1,65 @@
+"""Per-response check of what the contract says about keys and credits, beyond the schemas.
+
+openapi.yaml states the order of checks (path, method, key, parameters, balance, query) and who
+pays: 401, 400, 402 and 405 are free, 200 and a data 404 cost the operation's `x-credit-cost`,
+and the credit headers and body fields agree. Schemathesis validates the shapes; this check
+validates those rules on every response, knowing which key each request carried.
+"""
+
+from __future__ import annotations
+
+import schemathesis
+
+from .keys import REFUSED
+from .responses import body, header, key_kind, price
+
+
+@schemathesis.check
+def keys_and_credits(ctx, response, case):
+    status = response.status_code
+    method = response.request.method
+    kind = key_kind(response)
+    cost = price(case)
+    charged = header(response, "X-Credits-Charged")
+    remaining = header(response, "X-Credits-Remaining")
+    where = f"{method} {case.operation.path} with the {kind} key answered {status}"
+
+    if method not in ("GET", "HEAD"):
+        # The method is checked before the key: whatever the key, 405 with Allow, free.
+        assert status == 405, f"{where}; expected 405"
+        assert header(response, "Allow") == "GET, HEAD", f"{where}: Allow is {header(response, 'Allow')!r}"
+        assert charged is None and remaining is None, f"{where}: a 405 must carry no credit headers"
+        payload = body(response)
+        assert isinstance(payload, dict) and payload.get("error") == "method_not_allowed", f"{where}: body {payload!r}"
+        return None
+
+    if kind in REFUSED:
+        assert status == 401, f"{where}; a {kind} key must get 401"
+    if status == 401:
+        assert kind in REFUSED, f"{where}; only a refused key may get 401"
+        assert header(response, "WWW-Authenticate") == "Bearer", f"{where}: WWW-Authenticate missing"
+        assert charged is None and remaining is None, f"{where}: a 401 must carry no credit headers"
+        return None
+
+    # The key is valid from here on: every answer carries both credit headers.
+    assert charged is not None and remaining is not None, f"{where}: credit headers missing"
+    if status == 402:
+        assert kind == "poor", f"{where}; only the key without credits may get 402"
+    if kind == "poor" and cost > 0:
+        assert status in (400, 402), f"{where}; a key without credits gets 400 (parameters come first) or 402"
+    if status in (400, 402):
+        assert charged == "0", f"{where}: X-Credits-Charged is {charged}, but {status} is free"
+    payload = body(response)
+    if status == 402 and payload is not None:
+        assert payload.get("required") == cost, f"{where}: required is {payload.get('required')}, the price is {cost}"
+        assert payload.get("balance") == int(remaining) < cost, (
+            f"{where}: balance {payload.get('balance')} vs header {remaining}"
+        )
+    if status in (200, 404):
+        assert charged == str(cost), f"{where}: X-Credits-Charged is {charged}, the price is {cost}"
+        if payload is not None and "credits_charged" in payload:
+            assert payload["credits_charged"] == cost, f"{where}: body credits_charged {payload['credits_charged']}"
+            assert payload["credits_remaining"] == int(remaining), f"{where}: body and header balances differ"
+        if payload is not None and "balance" in payload:
+            assert payload["balance"] == int(remaining), f"{where}: balance and X-Credits-Remaining differ"
+    return None
