@@ -2,29 +2,21 @@ import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
 import { rootDomain } from '../domain/root-domain.ts';
 import {
-  beginBatch,
   countStatuses,
   ingestInBatches,
   MAX_BATCH_SIZE,
   type BatchOutcome,
+  type IngestKind,
   type IngestOptions,
   type IngestSummary,
   type Records,
   type RowStatus,
 } from './batches.ts';
+import { copyField, type Connection } from './copy.ts';
 import { advertiserName, calendarDate, reject, requiredText, utcDate } from './fields.ts';
 
-/** One valid observation row, as staged in PostgreSQL. */
-interface ObservationRow {
-  pos: number;
-  ingest_seq: number;
-  creative_id: string;
-  seen_on: string;
-  landing_domain: string;
-  advertiser_id: string;
-  advertiser_name: string;
-  country: string;
-}
+/** The fields of an observation record, as named in files. */
+export const OBSERVATION_FIELDS = ['creative_id', 'advertiser_id', 'advertiser_name', 'country', 'landing_url', 'seen_on'] as const;
 
 const ADVERTISER_ID = /^AR[0-9]{1,30}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -53,16 +45,62 @@ const OBSERVATIONS_LOCK = 7_310_001;
  * and loading the whole input again completes it.
  */
 export async function ingestObservations(sql: Sql, records: Records, options: IngestOptions = {}): Promise<IngestSummary> {
-  const today = utcDate(options.today ?? new Date());
-  return ingestInBatches(
-    records,
-    options.batchSize,
-    (record) => validateObservation(record, today),
-    (rows) => applyObservations(sql, rows),
-  );
+  return ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
 }
 
-function validateObservation(record: Record<string, unknown>, today: string): ObservationRow {
+function observationsKind(today: string): IngestKind {
+  return {
+    lock: OBSERVATIONS_LOCK,
+    tables: {
+      ingest_staged: `
+        pos             integer NOT NULL,
+        creative_id     text COLLATE "C" NOT NULL,
+        seen_on         date NOT NULL,
+        landing_domain  text COLLATE "C" NOT NULL,
+        advertiser_id   text COLLATE "C" NOT NULL,
+        advertiser_name text COLLATE "C" NOT NULL,
+        country         char(2) COLLATE "C" NOT NULL`,
+      // One row per creative of the batch; fresh: not in the data before this batch.
+      ingest_claims: `
+        creative_id text COLLATE "C" NOT NULL,
+        owner       text COLLATE "C" NOT NULL,
+        fresh       boolean NOT NULL`,
+      // The net change per identity; stored: the identity is already an observation.
+      ingest_changes: `
+        creative_id     text COLLATE "C" NOT NULL,
+        seen_on         date NOT NULL,
+        landing_domain  text COLLATE "C" NOT NULL,
+        advertiser_id   text COLLATE "C" NOT NULL,
+        advertiser_name text COLLATE "C" NOT NULL,
+        country         char(2) COLLATE "C" NOT NULL,
+        ingest_seq      bigint NOT NULL,
+        month           date NOT NULL,
+        stored          boolean NOT NULL,
+        fresh           boolean NOT NULL`,
+      // One row per identifier with changes; fresh: no observation before this batch.
+      ingest_advertisers: `
+        advertiser_id text COLLATE "C" NOT NULL,
+        fresh         boolean NOT NULL`,
+      ingest_pairs: `
+        advertiser_id  text COLLATE "C" NOT NULL,
+        landing_domain text COLLATE "C" NOT NULL,
+        creatives      integer NOT NULL,
+        first_seen     date NOT NULL,
+        last_seen      date NOT NULL,
+        new_pair       boolean NOT NULL`,
+      ingest_months: `
+        advertiser_id text COLLATE "C" NOT NULL,
+        month         date NOT NULL,
+        creatives     integer NOT NULL`,
+    },
+    columns: ['pos', 'creative_id', 'seen_on', 'landing_domain', 'advertiser_id', 'advertiser_name', 'country'],
+    validate: (record) => validateObservation(record, today),
+    identityFields: 3,
+    apply: applyObservations,
+  };
+}
+
+function validateObservation(record: Record<string, unknown>, today: string): string {
   const creativeId = requiredText(record, 'creative_id');
   if (!CREATIVE_ID.test(creativeId)) reject('malformed creative_id');
   const advertiserId = requiredText(record, 'advertiser_id');
@@ -74,224 +112,276 @@ function validateObservation(record: Record<string, unknown>, today: string): Ob
   if (seenOn > today) reject('future date seen_on');
   const landingDomain = rootDomain(requiredText(record, 'landing_url'));
   if (landingDomain === null) reject('landing_url has no registrable domain');
-  return {
-    pos: 0,
-    ingest_seq: 0,
-    creative_id: creativeId,
-    seen_on: seenOn,
-    landing_domain: landingDomain,
-    advertiser_id: advertiserId,
-    advertiser_name: name,
-    country: country.toUpperCase(),
-  };
+  // Only the creative id and the name can hold characters COPY must escape.
+  return `${copyField(creativeId)}\t${seenOn}\t${landingDomain}\t${advertiserId}\t${copyField(name)}\t${country.toUpperCase()}`;
 }
 
-async function applyObservations(sql: Sql, rows: ObservationRow[]): Promise<BatchOutcome> {
-  return sql.begin(async (tx) => {
-    await beginBatch(tx, OBSERVATIONS_LOCK);
-    const [{ batch }] = await tx<{ batch: number }[]>`SELECT nextval('ingest_batches') AS batch`;
-    // File order decides "latest ingested": a batch's rows follow every earlier batch's rows.
-    rows.forEach((row, index) => {
-      row.pos = index;
-      row.ingest_seq = batch * INGEST_SEQ_STRIDE + index;
-    });
-
-    await tx`
-      CREATE TEMP TABLE staged (
-        pos             integer PRIMARY KEY,
-        ingest_seq      bigint NOT NULL,
-        creative_id     text COLLATE "C" NOT NULL,
-        seen_on         date NOT NULL,
-        landing_domain  text COLLATE "C" NOT NULL,
-        advertiser_id   text COLLATE "C" NOT NULL,
-        advertiser_name text COLLATE "C" NOT NULL,
-        country         char(2) COLLATE "C" NOT NULL
-      ) ON COMMIT DROP`;
-    await tx`
-      INSERT INTO staged
-      SELECT pos, ingest_seq, creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country
-      FROM json_populate_recordset(NULL::staged, ${JSON.stringify(rows)}::text::json)`;
+/**
+ * The batch's statements are sent at once and run back to back: none waits for this process,
+ * which meanwhile reads the next batch.
+ *
+ * Probes of the stored data are the cost of a batch, so they are skipped where the answer is
+ * known: a creative new to the data has no observation, domain or month yet, and an identifier
+ * new to the data has no aggregate row; a bulk load of new data then mostly appends. The large
+ * tables get plain INSERTs of rows known to be new and UPDATEs of rows known to exist, since
+ * ON CONFLICT pays a speculative insertion per row (the advisory lock keeps other loads out);
+ * the per-identifier and per-domain tables, a row for every few observations, keep upserts.
+ */
+async function applyObservations(connection: Connection, repeats: boolean): Promise<BatchOutcome> {
+  // Without two rows of one identity in the batch, every row is the first of its identity:
+  // no window over identities, and every change is net.
+  const rows = repeats
+    ? connection`
+        SELECT owned.*,
+               lag(pos) OVER same_identity AS previous_pos,
+               lag(advertiser_name) OVER same_identity AS previous_name,
+               lag(country) OVER same_identity AS previous_country
+        FROM owned
+        WHERE NOT disowned
+        WINDOW same_identity AS (PARTITION BY creative_id, seen_on, landing_domain ORDER BY pos)`
+    : connection`
+        SELECT owned.*, NULL::integer AS previous_pos, NULL::text AS previous_name, NULL::char(2) AS previous_country
+        FROM owned
+        WHERE NOT disowned`;
+  const [, , , classified] = await Promise.all([
+    connection`SELECT nextval('ingest_batches')`,
 
     // Ownership. Each creative's owner is its stored owner or, for a creative new to the data,
     // the identifier of its first row here; rows naming another identifier are rejected and
     // take no further part (a rejected row establishes nothing).
-    await tx`
-      CREATE TEMP TABLE claims ON COMMIT DROP AS
-      SELECT DISTINCT ON (s.creative_id)
-             s.creative_id,
-             coalesce(c.advertiser_id, s.advertiser_id) AS owner,
-             c.creative_id IS NULL AS unclaimed
-      FROM staged s
-      LEFT JOIN creatives c ON c.creative_id = s.creative_id
-      ORDER BY s.creative_id, s.pos`;
-    await tx`
+    connection`
+      INSERT INTO ingest_claims (creative_id, owner, fresh)
+      SELECT f.creative_id, coalesce(c.advertiser_id, f.advertiser_id), c.advertiser_id IS NULL
+      FROM (
+        SELECT DISTINCT ON (creative_id) creative_id, advertiser_id
+        FROM ingest_staged
+        ORDER BY creative_id, pos
+      ) f
+      LEFT JOIN LATERAL (
+        SELECT c.advertiser_id FROM creatives c WHERE c.creative_id = f.creative_id LIMIT 1
+      ) c ON true`,
+    connection`
       INSERT INTO creatives (creative_id, advertiser_id)
-      SELECT creative_id, owner FROM claims WHERE unclaimed`;
-    const disowned = await tx<{ pos: number }[]>`
-      DELETE FROM staged s
-      USING claims c
-      WHERE c.creative_id = s.creative_id AND c.owner <> s.advertiser_id
-      RETURNING s.pos`;
+      SELECT creative_id, owner FROM ingest_claims WHERE fresh`,
 
     // Each row is compared with the state just before it: the stored observation for the first
-    // row of an identity in this batch, the previous row of the same identity otherwise.
-    await tx`
-      CREATE TEMP TABLE classified ON COMMIT DROP AS
-      SELECT s.pos, s.ingest_seq, s.creative_id, s.seen_on, s.landing_domain,
-             s.advertiser_id, s.advertiser_name, s.country,
-             CASE
-               WHEN s.previous_pos IS NOT NULL THEN
-                 CASE WHEN (s.advertiser_name, s.country) = (s.previous_name, s.previous_country)
-                      THEN 'unchanged' ELSE 'updated' END
-               WHEN o.creative_id IS NULL THEN 'new'
-               WHEN (s.advertiser_name, s.country) = (o.advertiser_name, o.country) THEN 'unchanged'
-               ELSE 'updated'
-             END AS status
-      FROM (
-        SELECT staged.*,
-               lag(pos) OVER same_identity AS previous_pos,
-               lag(advertiser_name) OVER same_identity AS previous_name,
-               lag(country) OVER same_identity AS previous_country
-        FROM staged
-        WINDOW same_identity AS (PARTITION BY creative_id, seen_on, landing_domain ORDER BY pos)
-      ) s
-      LEFT JOIN observations o
-        ON (o.creative_id, o.seen_on, o.landing_domain) = (s.creative_id, s.seen_on, s.landing_domain)`;
-    const statuses = await tx<{ status: RowStatus; count: number }[]>`
-      SELECT status, count(*)::integer AS count FROM classified GROUP BY status`;
+    // row of an identity in this batch, the previous row of the same identity otherwise. The net
+    // change per identity has the values of its last row and is ingested at its last changing
+    // row; file order decides "latest ingested", so a batch's rows follow every earlier batch's.
+    // LIMIT keeps the lateral probe a subquery, whose condition on the outer row then skips it.
+    connection<{ status: RowStatus | 'disowned'; count: number; positions: number[] | null }[]>`
+      WITH owned AS (
+        SELECT s.*, c.fresh, c.owner <> s.advertiser_id AS disowned
+        FROM ingest_staged s JOIN ingest_claims c ON c.creative_id = s.creative_id
+      ), classified AS (
+        SELECT s.pos, s.creative_id, s.seen_on, s.landing_domain, s.advertiser_id, s.advertiser_name, s.country,
+               s.fresh, o.stored IS NOT NULL AS stored,
+               CASE
+                 WHEN s.previous_pos IS NOT NULL THEN
+                   CASE WHEN (s.advertiser_name, s.country) = (s.previous_name, s.previous_country)
+                        THEN 'unchanged' ELSE 'updated' END
+                 WHEN o.stored IS NULL THEN 'new'
+                 WHEN (s.advertiser_name, s.country) = (o.advertiser_name, o.country) THEN 'unchanged'
+                 ELSE 'updated'
+               END AS status
+        FROM (${rows}) s
+        LEFT JOIN LATERAL (
+          SELECT true AS stored, o.advertiser_name, o.country
+          FROM observations o
+          WHERE NOT s.fresh
+            AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
+          LIMIT 1
+        ) o ON true
+      ), changed AS (
+        INSERT INTO ingest_changes
+        SELECT ${repeats ? connection`DISTINCT ON (creative_id, seen_on, landing_domain)` : connection``}
+               creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country,
+               currval('ingest_batches') * ${INGEST_SEQ_STRIDE} + pos,
+               date_trunc('month', seen_on::timestamp)::date,
+               stored, fresh
+        FROM classified
+        WHERE status <> 'unchanged'
+        ${repeats ? connection`ORDER BY creative_id, seen_on, landing_domain, pos DESC` : connection``}
+      )
+      SELECT status, count(*)::integer AS count, NULL::integer[] AS positions FROM classified GROUP BY status
+      UNION ALL
+      SELECT 'disowned', count(*)::integer, array_agg(pos ORDER BY pos) FROM owned WHERE disowned`,
 
-    // The net change per identity: the values of its last row, ingested at its last changing row.
-    await tx`
-      CREATE TEMP TABLE changes ON COMMIT DROP AS
-      SELECT DISTINCT ON (creative_id, seen_on, landing_domain)
-             creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq,
-             date_trunc('month', seen_on::timestamp)::date AS month
-      FROM classified
-      WHERE status <> 'unchanged'
-      ORDER BY creative_id, seen_on, landing_domain, pos DESC`;
-
-    await applyChanges(tx);
-    return {
-      counts: countStatuses(statuses),
-      rejects: disowned
-        .map(({ pos }) => ({ index: pos, reason: 'creative already tied to another identifier' }))
-        .sort((a, b) => a.index - b.index),
-    };
-  });
+    ...applyChanges(connection),
+  ]);
+  const disowned = classified.find((row) => row.status === 'disowned')?.positions ?? [];
+  return {
+    counts: countStatuses(classified.filter((row): row is { status: RowStatus; count: number; positions: null } => row.status !== 'disowned')),
+    rejects: disowned.map((pos) => ({ index: pos, reason: 'creative already tied to another identifier' })),
+  };
 }
 
 /**
  * Writes the batch's net changes and grows every aggregate by them. The aggregates count
- * members of presence sets (creative × domain, creative × month), so each step first counts the
+ * members of presence sets (creative × domain, creative × month), so each step first finds the
  * members this batch adds, then records them. Updated observations already lie inside every
  * stored span and set; they only compete for the identifier's current name and country.
+ * Each probe is a LIMIT 1 lateral subquery: its condition on the outer row skips the index
+ * for fresh creatives and identifiers, where a NOT EXISTS could become a hashed subplan that
+ * reads the whole table for a single row that needs it.
  */
-async function applyChanges(tx: postgres.TransactionSql<{}>): Promise<void> {
-  await tx`
-    INSERT INTO observations AS o
-      (creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq)
-    SELECT creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq
-    FROM changes
-    ON CONFLICT (creative_id, seen_on, landing_domain) DO UPDATE
-    SET advertiser_name = EXCLUDED.advertiser_name,
-        country = EXCLUDED.country,
-        ingest_seq = EXCLUDED.ingest_seq`;
+function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Row[]>[] {
+  return [
+    connection`
+      INSERT INTO observations
+        (creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq)
+      SELECT creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq
+      FROM ingest_changes
+      WHERE NOT stored
+      ORDER BY creative_id, seen_on, landing_domain`,
+    ...probing(connection, connection`
+      UPDATE observations o
+      SET advertiser_name = c.advertiser_name, country = c.country, ingest_seq = c.ingest_seq
+      FROM ingest_changes c
+      WHERE c.stored
+        AND o.creative_id = c.creative_id AND o.seen_on = c.seen_on AND o.landing_domain = c.landing_domain`),
+    connection`
+      INSERT INTO ingest_advertisers (advertiser_id, fresh)
+      SELECT a.advertiser_id, k.known IS NULL
+      FROM (SELECT DISTINCT advertiser_id FROM ingest_changes) a
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM identifiers i WHERE i.advertiser_id = a.advertiser_id LIMIT 1
+      ) k ON true`,
 
-  // Identifier × landing domain.
-  await tx`
-    CREATE TEMP TABLE pair_changes ON COMMIT DROP AS
-    SELECT ch.advertiser_id, ch.landing_domain,
-           count(DISTINCT ch.creative_id) FILTER (WHERE NOT EXISTS (
-             SELECT 1 FROM creative_domains cd
-             WHERE cd.creative_id = ch.creative_id AND cd.landing_domain = ch.landing_domain
-           ))::integer AS creatives,
-           min(ch.seen_on) AS first_seen,
-           max(ch.seen_on) AS last_seen,
-           NOT EXISTS (
-             SELECT 1 FROM identifier_domains i
-             WHERE i.advertiser_id = ch.advertiser_id AND i.landing_domain = ch.landing_domain
-           ) AS new_pair
-    FROM changes ch
-    GROUP BY ch.advertiser_id, ch.landing_domain`;
-  await tx`
-    INSERT INTO creative_domains (creative_id, landing_domain)
-    SELECT DISTINCT creative_id, landing_domain FROM changes
-    ON CONFLICT DO NOTHING`;
-  await tx`
-    INSERT INTO identifier_domains AS i (advertiser_id, landing_domain, creatives, first_seen, last_seen)
-    SELECT advertiser_id, landing_domain, creatives, first_seen, last_seen FROM pair_changes
-    ON CONFLICT (advertiser_id, landing_domain) DO UPDATE
-    SET creatives = i.creatives + EXCLUDED.creatives,
-        first_seen = least(i.first_seen, EXCLUDED.first_seen),
-        last_seen = greatest(i.last_seen, EXCLUDED.last_seen)
-    WHERE EXCLUDED.creatives > 0
-       OR EXCLUDED.first_seen < i.first_seen
-       OR EXCLUDED.last_seen > i.last_seen`;
-  await tx`
-    INSERT INTO landing_domain_stats AS d (domain, advertisers)
-    SELECT landing_domain, count(*) FROM pair_changes WHERE new_pair GROUP BY landing_domain
-    ON CONFLICT (domain) DO UPDATE SET advertisers = d.advertisers + EXCLUDED.advertisers`;
+    // Identifier × landing domain.
+    connection`
+      WITH added AS (
+        SELECT creative_id, landing_domain, advertiser_id
+        FROM (SELECT DISTINCT creative_id, landing_domain, advertiser_id, fresh FROM ingest_changes) m
+        LEFT JOIN LATERAL (
+          SELECT true AS known FROM creative_domains cd
+          WHERE NOT m.fresh AND cd.creative_id = m.creative_id AND cd.landing_domain = m.landing_domain
+          LIMIT 1
+        ) k ON true
+        WHERE k.known IS NULL
+      ), inserted AS (
+        INSERT INTO creative_domains (creative_id, landing_domain)
+        SELECT creative_id, landing_domain FROM added ORDER BY creative_id, landing_domain
+      )
+      INSERT INTO ingest_pairs (advertiser_id, landing_domain, creatives, first_seen, last_seen, new_pair)
+      SELECT p.advertiser_id, p.landing_domain, coalesce(n.creatives, 0), p.first_seen, p.last_seen, k.known IS NULL
+      FROM (
+        SELECT advertiser_id, landing_domain, min(seen_on) AS first_seen, max(seen_on) AS last_seen
+        FROM ingest_changes GROUP BY advertiser_id, landing_domain
+      ) p
+      JOIN ingest_advertisers a ON a.advertiser_id = p.advertiser_id
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM identifier_domains i
+        WHERE NOT a.fresh AND i.advertiser_id = p.advertiser_id AND i.landing_domain = p.landing_domain
+        LIMIT 1
+      ) k ON true
+      LEFT JOIN (
+        SELECT advertiser_id, landing_domain, count(*)::integer AS creatives FROM added GROUP BY 1, 2
+      ) n ON n.advertiser_id = p.advertiser_id AND n.landing_domain = p.landing_domain`,
+    connection`
+      INSERT INTO identifier_domains (advertiser_id, landing_domain, creatives, first_seen, last_seen)
+      SELECT advertiser_id, landing_domain, creatives, first_seen, last_seen
+      FROM ingest_pairs WHERE new_pair
+      ORDER BY advertiser_id, landing_domain`,
+    ...probing(connection, connection`
+      UPDATE identifier_domains i
+      SET creatives = i.creatives + p.creatives,
+          first_seen = least(i.first_seen, p.first_seen),
+          last_seen = greatest(i.last_seen, p.last_seen)
+      FROM ingest_pairs p
+      WHERE NOT p.new_pair
+        AND i.advertiser_id = p.advertiser_id AND i.landing_domain = p.landing_domain
+        AND (p.creatives > 0 OR p.first_seen < i.first_seen OR p.last_seen > i.last_seen)`),
+    connection`
+      INSERT INTO landing_domain_stats AS d (domain, advertisers)
+      SELECT landing_domain, count(*) FROM ingest_pairs WHERE new_pair GROUP BY landing_domain
+      ON CONFLICT (domain) DO UPDATE SET advertisers = d.advertisers + EXCLUDED.advertisers`,
 
-  // Identifier × calendar month.
-  await tx`
-    CREATE TEMP TABLE month_changes ON COMMIT DROP AS
-    SELECT ch.advertiser_id, ch.month,
-           count(DISTINCT ch.creative_id) FILTER (WHERE NOT EXISTS (
-             SELECT 1 FROM creative_months cm
-             WHERE cm.creative_id = ch.creative_id AND cm.month = ch.month
-           ))::integer AS creatives
-    FROM changes ch
-    GROUP BY ch.advertiser_id, ch.month`;
-  await tx`
-    INSERT INTO creative_months (creative_id, month)
-    SELECT DISTINCT creative_id, month FROM changes
-    ON CONFLICT DO NOTHING`;
-  await tx`
-    INSERT INTO identifier_months AS m (advertiser_id, month, creatives)
-    SELECT advertiser_id, month, creatives FROM month_changes WHERE creatives > 0
-    ON CONFLICT (advertiser_id, month) DO UPDATE SET creatives = m.creatives + EXCLUDED.creatives`;
-  await tx`
-    INSERT INTO identifier_month_domains (advertiser_id, month, landing_domain)
-    SELECT DISTINCT advertiser_id, month, landing_domain FROM changes
-    ON CONFLICT DO NOTHING`;
+    // Identifier × calendar month.
+    connection`
+      WITH added AS (
+        SELECT creative_id, month, advertiser_id
+        FROM (SELECT DISTINCT creative_id, month, advertiser_id, fresh FROM ingest_changes) m
+        LEFT JOIN LATERAL (
+          SELECT true AS known FROM creative_months cm
+          WHERE NOT m.fresh AND cm.creative_id = m.creative_id AND cm.month = m.month
+          LIMIT 1
+        ) k ON true
+        WHERE k.known IS NULL
+      ), inserted AS (
+        INSERT INTO creative_months (creative_id, month)
+        SELECT creative_id, month FROM added ORDER BY creative_id, month
+      )
+      INSERT INTO ingest_months (advertiser_id, month, creatives)
+      SELECT advertiser_id, month, count(*)::integer FROM added GROUP BY advertiser_id, month`,
+    connection`
+      INSERT INTO identifier_months AS m (advertiser_id, month, creatives)
+      SELECT advertiser_id, month, creatives FROM ingest_months
+      ON CONFLICT (advertiser_id, month) DO UPDATE SET creatives = m.creatives + EXCLUDED.creatives`,
+    connection`
+      INSERT INTO identifier_month_domains (advertiser_id, month, landing_domain)
+      SELECT d.advertiser_id, d.month, d.landing_domain
+      FROM (SELECT DISTINCT advertiser_id, month, landing_domain FROM ingest_changes) d
+      JOIN ingest_advertisers a ON a.advertiser_id = d.advertiser_id
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM identifier_month_domains imd
+        WHERE NOT a.fresh AND imd.advertiser_id = d.advertiser_id AND imd.month = d.month AND imd.landing_domain = d.landing_domain
+        LIMIT 1
+      ) k ON true
+      WHERE k.known IS NULL
+      ORDER BY 1, 2, 3`,
 
-  // Identifier totals and current name. Every change carries a higher ingest_seq than anything
-  // stored, so the identifier's most recent observation is either the stored one or the latest
-  // change, whichever has the later (seen_on, ingest_seq).
-  await tx`
-    WITH latest AS (
-      SELECT DISTINCT ON (advertiser_id) advertiser_id, advertiser_name, country, seen_on, ingest_seq
-      FROM changes
-      ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC
-    ), span AS (
-      SELECT advertiser_id, min(seen_on) AS first_seen, max(seen_on) AS last_seen
-      FROM changes GROUP BY advertiser_id
-    ), claimed AS (
-      SELECT owner AS advertiser_id, count(*)::integer AS creatives
-      FROM claims WHERE unclaimed GROUP BY owner
-    ), paired AS (
-      SELECT advertiser_id, count(*)::integer AS landing_domains
-      FROM pair_changes WHERE new_pair GROUP BY advertiser_id
-    )
-    INSERT INTO identifiers AS i
-      (advertiser_id, name, country, name_seen_on, name_ingest_seq, creatives, landing_domains, first_seen, last_seen)
-    SELECT l.advertiser_id, l.advertiser_name, l.country, l.seen_on, l.ingest_seq,
-           coalesce(c.creatives, 0), coalesce(p.landing_domains, 0), s.first_seen, s.last_seen
-    FROM latest l
-    JOIN span s USING (advertiser_id)
-    LEFT JOIN claimed c USING (advertiser_id)
-    LEFT JOIN paired p USING (advertiser_id)
-    ON CONFLICT (advertiser_id) DO UPDATE
-    SET creatives = i.creatives + EXCLUDED.creatives,
-        landing_domains = i.landing_domains + EXCLUDED.landing_domains,
-        first_seen = least(i.first_seen, EXCLUDED.first_seen),
-        last_seen = greatest(i.last_seen, EXCLUDED.last_seen),
-        name = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
-                    THEN EXCLUDED.name ELSE i.name END,
-        country = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
-                       THEN EXCLUDED.country ELSE i.country END,
-        name_seen_on = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
-                            THEN EXCLUDED.name_seen_on ELSE i.name_seen_on END,
-        name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
-                               THEN EXCLUDED.name_ingest_seq ELSE i.name_ingest_seq END`;
+    // Identifier totals and current name. Every change carries a higher ingest_seq than anything
+    // stored, so the identifier's most recent observation is either the stored one or the latest
+    // change, whichever has the later (seen_on, ingest_seq).
+    connection`
+      WITH latest AS (
+        SELECT DISTINCT ON (advertiser_id) advertiser_id, advertiser_name, country, seen_on, ingest_seq
+        FROM ingest_changes
+        ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC
+      ), span AS (
+        SELECT advertiser_id, min(seen_on) AS first_seen, max(seen_on) AS last_seen
+        FROM ingest_changes GROUP BY advertiser_id
+      ), claimed AS (
+        SELECT owner AS advertiser_id, count(*)::integer AS creatives
+        FROM ingest_claims WHERE fresh GROUP BY owner
+      ), paired AS (
+        SELECT advertiser_id, count(*)::integer AS landing_domains
+        FROM ingest_pairs WHERE new_pair GROUP BY advertiser_id
+      )
+      INSERT INTO identifiers AS i
+        (advertiser_id, name, country, name_seen_on, name_ingest_seq, creatives, landing_domains, first_seen, last_seen)
+      SELECT l.advertiser_id, l.advertiser_name, l.country, l.seen_on, l.ingest_seq,
+             coalesce(c.creatives, 0), coalesce(p.landing_domains, 0), s.first_seen, s.last_seen
+      FROM latest l
+      JOIN span s USING (advertiser_id)
+      LEFT JOIN claimed c USING (advertiser_id)
+      LEFT JOIN paired p USING (advertiser_id)
+      ON CONFLICT (advertiser_id) DO UPDATE
+      SET creatives = i.creatives + EXCLUDED.creatives,
+          landing_domains = i.landing_domains + EXCLUDED.landing_domains,
+          first_seen = least(i.first_seen, EXCLUDED.first_seen),
+          last_seen = greatest(i.last_seen, EXCLUDED.last_seen),
+          name = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+                      THEN EXCLUDED.name ELSE i.name END,
+          country = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+                         THEN EXCLUDED.country ELSE i.country END,
+          name_seen_on = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+                              THEN EXCLUDED.name_seen_on ELSE i.name_seen_on END,
+          name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+                                 THEN EXCLUDED.name_ingest_seq ELSE i.name_ingest_seq END`,
+  ];
+}
+
+/**
+ * `statement` joined to stored rows by index probes only. An UPDATE … FROM cannot be written
+ * as a lateral probe, and the planner, not knowing how few staged rows pass the filter, may
+ * merge-join or hash the whole table instead: a batch would cost the size of the data.
+ */
+function probing(connection: Connection, statement: postgres.PendingQuery<postgres.Row[]>): postgres.PendingQuery<postgres.Row[]>[] {
+  return [
+    connection.unsafe('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off'),
+    statement,
+    connection.unsafe('SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT'),
+  ];
 }

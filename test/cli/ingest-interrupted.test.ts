@@ -1,0 +1,69 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sql } from '../../src/db/client.ts';
+import { checkAggregates } from '../../src/ingest/index.ts';
+import { writeDataset } from '../../src/synthetic/write-files.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { DATA_TABLES } from '../ingest/helpers.ts';
+import { finish, runCli, startCli, temporaryFolder } from './run-cli.ts';
+
+const OBSERVATIONS = 150_000;
+const BATCH = 2_000;
+
+let interrupted: TestDatabase;
+let clean: TestDatabase;
+const folder = temporaryFolder('alk-ingest-interrupted-');
+let file: string;
+beforeAll(async () => {
+  [interrupted, clean] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  file = folder.file('big.ndjson');
+  await writeDataset({ observations: OBSERVATIONS, seed: 9, today: new Date('2026-01-15T00:00:00Z'), out: file, crawls: null, labels: null });
+});
+afterAll(async () => {
+  await Promise.all([interrupted?.drop(), clean?.drop()]);
+  folder.remove();
+});
+
+const count = async (sql: Sql) => (await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM observations`)[0].n;
+
+/**
+ * Every data table, without the ingest sequence numbers: a resumed load numbers its later
+ * batches after the interrupted run's, so only their order, which decides names, must agree.
+ */
+async function contents(sql: Sql): Promise<Record<string, unknown[]>> {
+  const result: Record<string, unknown[]> = {};
+  for (const table of DATA_TABLES) {
+    const rows = await sql.unsafe(`SELECT (to_jsonb(t) - 'ingest_seq' - 'name_ingest_seq')::text AS row FROM ${table} t ORDER BY 1`);
+    result[table] = rows.map((r) => r.row);
+  }
+  return result;
+}
+
+describe('npm run ingest: a load killed part way', () => {
+  it('leaves whole batches and exact aggregates; the same command completes it, equal to a clean load', async () => {
+    const args = ['observations', file, '--json', '--batch-size', String(BATCH), '--rejects', folder.file('rejects.ndjson')];
+    const child = startCli('ingest', args, interrupted.url);
+    const exited = finish(child);
+    // Killed once a few batches are in: mid-way, usually with a batch in flight.
+    for (let n = 0; (await count(interrupted.sql)) < 5 * BATCH; n += 1) {
+      if (n > 1200) throw new Error(`the load did not get going: ${JSON.stringify(await Promise.race([exited, sleep(1, 'still running')]))}`);
+      await sleep(50);
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toMatchObject({ signal: 'SIGKILL', stdout: '' });
+
+    const loaded = await count(interrupted.sql);
+    expect(loaded).toBeLessThan(OBSERVATIONS);
+    expect(loaded % BATCH).toBe(0); // every generated row is a new observation: only whole batches
+    expect(await checkAggregates(interrupted.sql)).toEqual([]);
+
+    const resumed = await runCli('ingest', args, { databaseUrl: interrupted.url });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ read: OBSERVATIONS, new: OBSERVATIONS - loaded, updated: 0, unchanged: loaded, rejected: 0 });
+    expect(await checkAggregates(interrupted.sql)).toEqual([]);
+
+    const single = await runCli('ingest', args, { databaseUrl: clean.url });
+    expect(JSON.parse(single.stdout)).toMatchObject({ read: OBSERVATIONS, new: OBSERVATIONS, rejected: 0 });
+    expect(await contents(interrupted.sql)).toEqual(await contents(clean.sql));
+  }, 180_000);
+});
