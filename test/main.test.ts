@@ -1,59 +1,14 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../src/config.ts';
 import { validateResponse } from './support/contract.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-
-interface Started {
-  output: string;
-  url: string;
-  stop(): Promise<number | null>;
-}
-
-/** Runs `src/main.ts` as `npm start` does (after its install step) and waits until it listens. */
-function startService(env: Record<string, string | undefined>): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && output.includes('\n', output.indexOf(match[0])) && /(already exists|Try every endpoint:(\n.*curl.*){6})/.test(output)) {
-        clearTimeout(timer);
-        resolve({
-          output,
-          url: match[1],
-          stop: () => new Promise((done) => { child.once('exit', (code) => done(code)); child.kill('SIGTERM'); }),
-        });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output}`)); });
-  });
-}
+import { freePort, startService } from './support/service.ts';
 
 async function get(url: string, key: string) {
   const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
   return validateResponse('GET', url, response);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('first run (npm start)', () => {
