@@ -19,55 +19,43 @@ export interface DebitRequest {
   requestId: string;
 }
 
+/** One call to charge: a debit request without its key. */
+export type Call = Omit<DebitRequest, 'keyHash'>;
+
 /**
- * Checks the key and debits the price with its ledger row in ONE statement, so a request pays
- * one round trip and one commit for both. The UPDATE's `balance >= price` is re-evaluated on the
- * locked, current row when concurrent debits queue on it (READ COMMITTED), so two calls never both
- * pass on a balance that covers one. A price of 0 only reads the balance.
+ * Checks the key and debits every call, in order, each with its own ledger row, in ONE statement
+ * (`debit_credits`, migration 0003): one round trip and one commit however many calls there are.
+ * The account's row is locked for the statement, so two calls never both pass on a balance that
+ * covers one, and every call learns the exact balance its own charge left, or, when refused, the
+ * exact balance that did not cover it. A price of 0 only reads the balance.
  */
-export async function debit(sql: Sql, { keyHash, price, endpoint, requestId }: DebitRequest): Promise<DebitResult> {
-  const [row] = await sql<
-    { key_id: number; account_id: number; key_prefix: string; charge_id: number | null; balance_after: number | null; balance_before: number }[]
+export async function debitCalls(sql: Sql, keyHash: Buffer, calls: readonly Call[]): Promise<DebitResult[]> {
+  const rows = await sql<
+    { nth: number; key_id: number; account_id: number; key_prefix: string; charge_id: number | null; balance: number }[]
   >`
-    WITH caller AS (
-      SELECT k.id AS key_id, k.account_id, k.display_prefix
-      FROM api_keys k
-      JOIN accounts a ON a.id = k.account_id
-      WHERE k.key_hash = ${keyHash}
-        AND k.revoked_at IS NULL
-        AND a.disabled_at IS NULL
-    ), debited AS (
-      UPDATE accounts a
-      SET balance = a.balance - ${price}
-      FROM caller
-      WHERE a.id = caller.account_id
-        AND ${price}::bigint > 0
-        AND a.balance >= ${price}
-      RETURNING a.balance
-    ), charge AS (
-      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
-      SELECT caller.account_id, caller.key_id, 'charge', -${price}::bigint, debited.balance, ${endpoint}, ${requestId}
-      FROM caller, debited
-      RETURNING id, balance_after
+    SELECT nth, key_id, account_id, key_prefix, charge_id, balance
+    FROM debit_credits(
+      ${keyHash},
+      ${calls.map((call) => call.price)}::bigint[],
+      ${calls.map((call) => call.endpoint)}::text[],
+      ${calls.map((call) => call.requestId)}::text[]
     )
-    SELECT caller.key_id, caller.account_id, caller.display_prefix AS key_prefix,
-           charge.id AS charge_id, charge.balance_after, a.balance AS balance_before
-    FROM caller
-    JOIN accounts a ON a.id = caller.account_id
-    LEFT JOIN charge ON true
+    ORDER BY nth
   `;
-  if (!row) return { outcome: 'unauthorized' };
-  const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
-  if (row.charge_id !== null) return { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance_after! };
-  if (price === 0) return { outcome: 'debited', caller, chargeId: null, balance: row.balance_before };
-  // `balance_before` is the statement's snapshot; a concurrent debit may have lowered it since.
-  const balance = row.balance_before >= price ? await currentBalance(sql, caller.accountId) : row.balance_before;
-  return { outcome: 'insufficient', caller, balance };
+  if (rows.length === 0) return calls.map(() => ({ outcome: 'unauthorized' }));
+  return rows.map((row, index) => {
+    const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
+    if (row.charge_id !== null || calls[index].price === 0) {
+      return { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance };
+    }
+    return { outcome: 'insufficient', caller, balance: row.balance };
+  });
 }
 
-async function currentBalance(sql: Sql, accountId: number): Promise<number> {
-  const [row] = await sql<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId}`;
-  return row.balance;
+/** One call's debit on its own; see `debitCalls`. */
+export async function debit(sql: Sql, { keyHash, ...call }: DebitRequest): Promise<DebitResult> {
+  const [result] = await debitCalls(sql, keyHash, [call]);
+  return result;
 }
 
 /** The caller and balance behind a key, or null when the key is unknown, revoked or its account disabled. */

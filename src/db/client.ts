@@ -3,14 +3,20 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql<{}>;
 
+export interface ConnectOptions {
+  /** Called with the text of every statement sent to the server (each one is a round trip). */
+  onStatement?: (statement: string) => void;
+}
+
 /**
  * One pool per process. `bigint` (ids, balances, `count(*)`) is parsed to a JS number: every
  * value this service counts stays far below 2^53.
  */
-export function connect(url: string, max = 10): Sql {
+export function connect(url: string, max = 10, { onStatement }: ConnectOptions = {}): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
+    ...(onStatement ? { debug: (_connection: number, statement: string) => onStatement(statement) } : {}),
     types: {
       bigint: {
         to: 20,

@@ -1,25 +1,28 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env.ts';
 import type { Sql } from '../db/client.ts';
-import { debit, findCaller, refund } from '../db/billing.ts';
+import { CoalescedDebits } from '../billing/coalesced-debits.ts';
+import { findCaller, refund } from '../db/billing.ts';
 import { asApiError, insufficientCredits, unauthorized } from '../errors.ts';
 import { errorResponse } from './errors.ts';
 
 /**
  * Billing around every API operation:
  * - gives the handler `debit()`, which checks the key and takes the operation's `x-credit-cost`
- *   atomically, with its ledger row, before the handler runs its query;
+ *   atomically, with its ledger row, before the handler runs its query (concurrent calls of one
+ *   key are coalesced into one statement: see `CoalescedDebits`);
  * - refunds a charged call that failed on the server's side;
  * - settles "key before parameters" for calls rejected before the debit: a 400 from a key that
  *   turns out not to be valid becomes the 401 it should have been;
  * - puts `X-Credits-Charged` / `X-Credits-Remaining` on every answer to a valid key.
  */
-export const billing = (sql: Sql) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const billing = (sql: Sql) => {
+  const debits = new CoalescedDebits(sql);
+  return createMiddleware<AppEnv>(async (c, next) => {
     const { creditCost, operationId } = c.var.operation;
     let chargeId: number | null = null;
     c.set('debit', async () => {
-      const result = await debit(sql, {
+      const result = await debits.debit({
         keyHash: c.var.apiKeyHash,
         price: creditCost,
         endpoint: operationId,
@@ -60,3 +63,4 @@ export const billing = (sql: Sql) =>
       c.header('X-Credits-Remaining', String(credits.credits_remaining));
     }
   });
+};

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debitCalls } from '../../src/db/billing.ts';
+import { revokeApiKey, setAccountDisabled } from '../../src/db/accounts.ts';
+import { hashApiKey } from '../../src/keys/api-key.ts';
+import { createTestApi, type TestApi } from '../support/api.ts';
+
+/** The debit statement (`debit_credits`): calls decided in order, as if each came alone. */
+describe('debiting a run of calls in one statement', () => {
+  let api: TestApi;
+  beforeAll(async () => { api = await createTestApi(); });
+  afterAll(async () => { await api.close(); });
+
+  const call = (price: number, requestId: string) => ({ price, endpoint: 'getBrandBidReport', requestId });
+
+  it('each call is charged when the balance its predecessors left covers it; a refused call does not stop cheaper ones after it', async () => {
+    const { key, accountId } = await api.newKey(70);
+    const results = await debitCalls(api.db.sql, hashApiKey(key), [call(60, 'a'), call(60, 'b'), call(3, 'c'), call(0, 'd')]);
+    expect(results.map((result) => [result.outcome, 'balance' in result ? result.balance : null])).toEqual([
+      ['debited', 10],
+      ['insufficient', 10],
+      ['debited', 7],
+      ['debited', 7],
+    ]);
+    expect(results[3]).toMatchObject({ chargeId: null });
+    const ledger = await api.db.sql`SELECT request_id, amount, balance_after FROM ledger WHERE account_id = ${accountId} AND kind = 'charge' AND endpoint = 'getBrandBidReport' ORDER BY id`;
+    expect(ledger.map((row) => [row.request_id, row.amount, row.balance_after])).toEqual([['a', -60, 10], ['c', -3, 7]]);
+    expect(await api.balanceOf(accountId)).toBe(7);
+    expect(await api.ledgerSum(accountId)).toBe(7);
+  });
+
+  it('an unknown, revoked or disabled key is unauthorized for every call, and nothing is charged', async () => {
+    const unknown = await debitCalls(api.db.sql, hashApiKey('alk_unknown'), [call(3, 'x'), call(3, 'y')]);
+    expect(unknown).toEqual([{ outcome: 'unauthorized' }, { outcome: 'unauthorized' }]);
+
+    const revoked = await api.newKey(50);
+    await revokeApiKey(api.db.sql, revoked.keyId);
+    expect(await debitCalls(api.db.sql, hashApiKey(revoked.key), [call(3, 'r')])).toEqual([{ outcome: 'unauthorized' }]);
+    expect(await api.balanceOf(revoked.accountId)).toBe(50);
+
+    const disabled = await api.newKey(50);
+    await setAccountDisabled(api.db.sql, disabled.accountId, true);
+    expect(await debitCalls(api.db.sql, hashApiKey(disabled.key), [call(3, 'd')])).toEqual([{ outcome: 'unauthorized' }]);
+    expect(await api.balanceOf(disabled.accountId)).toBe(50);
+  });
+});
