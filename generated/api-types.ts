@@ -137,6 +137,7 @@ export type paths = {
          * Your balance
          * @description The balance of the account that owns the key, and the key's display prefix, so a client can
          *     check its credits without spending any. Free: costs 0 credits and writes nothing to the ledger.
+         *     It counts towards the key's rate limit; an `Idempotency-Key` header is ignored.
          */
         get: operations["getAccount"];
         put?: never;
@@ -299,12 +300,12 @@ export type components = {
         };
         NameParameterError: {
             /** @enum {string} */
-            error: "missing_name" | "invalid_name";
+            error: "missing_name" | "invalid_name" | "invalid_idempotency_key";
             message: components["schemas"]["Message"];
         };
         DomainParameterError: {
             /** @enum {string} */
-            error: "missing_domain" | "invalid_domain";
+            error: "missing_domain" | "invalid_domain" | "invalid_idempotency_key";
             message: components["schemas"]["Message"];
         };
         UnauthorizedError: {
@@ -328,6 +329,20 @@ export type components = {
             credits_charged: components["schemas"]["CreditsCharged"];
             credits_remaining: components["schemas"]["CreditsRemaining"];
         };
+        IdempotencyKeyReusedError: {
+            /** @constant */
+            error: "idempotency_key_reused";
+            message: components["schemas"]["Message"];
+        };
+        RateLimitedError: {
+            /** @constant */
+            error: "rate_limited";
+            message: components["schemas"]["Message"];
+        };
+        /** @description A Structured Field List with one Item: the policy name `"per-key"`, its quota `q` and window `w` in seconds. */
+        RateLimitPolicyField: string;
+        /** @description A Structured Field List with one Item: the policy name `"per-key"`, the requests left `r` and the seconds `t` until the window resets. */
+        RateLimitField: string;
         MethodNotAllowedError: {
             /** @constant */
             error: "method_not_allowed";
@@ -349,24 +364,34 @@ export type components = {
         };
     };
     responses: {
-        /** @description The `name` parameter is missing, empty, white space only, longer than 512 code points or repeated. Free. */
+        /**
+         * @description The `name` parameter is missing, empty, white space only, longer than 512 code points or
+         *     repeated, or the `Idempotency-Key` header is malformed. Free.
+         */
         NameParameterError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["NameParameterError"];
             };
         };
-        /** @description The `domain` parameter is missing, empty, not a host with a registrable domain, or repeated. Free. */
+        /**
+         * @description The `domain` parameter is missing, empty, not a host with a registrable domain, or
+         *     repeated, or the `Idempotency-Key` header is malformed. Free.
+         */
         DomainParameterError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -390,6 +415,8 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -402,6 +429,8 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -414,6 +443,8 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -426,6 +457,8 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -438,6 +471,9 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -450,6 +486,9 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -462,6 +501,9 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -474,6 +516,9 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -486,6 +531,9 @@ export type components = {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -503,25 +551,68 @@ export type components = {
                 "application/json": components["schemas"]["MethodNotAllowedError"];
             };
         };
+        /**
+         * @description The `Idempotency-Key` was used in the last 24 hours for another operation or another
+         *     query of this account. Nothing ran and nothing was charged; use a new key for a new request.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /**
+         * @description This API key made more requests than its quota in the current window. Nothing ran and
+         *     nothing was charged; retry after `Retry-After` seconds, when the window resets.
+         */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                RateLimit: components["headers"]["RateLimit-Exhausted"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy-Enforced"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
         /** @description The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many. */
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description The service's database is unreachable for the moment; retry after `Retry-After` seconds. Any credits charged for this call were refunded. */
+        /**
+         * @description The service's database is unreachable for the moment, or the first request with the same
+         *     `Idempotency-Key` is still running after 10 seconds; retry after `Retry-After` seconds. Any
+         *     credits charged for this call were refunded.
+         */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -552,6 +643,15 @@ export type components = {
          *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
          */
         domain: components["schemas"]["NonBlankText"];
+        /**
+         * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+         *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+         *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+         *     `400 invalid_idempotency_key`. The same key with another operation or query:
+         *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+         * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+         */
+        "Idempotency-Key": string;
     };
     requestBodies: never;
     headers: {
@@ -563,12 +663,13 @@ export type components = {
          */
         "X-Request-Id": string;
         /**
-         * @description Credits this call cost (the operation's `x-credit-cost`); `0` on `400` and `402`.
+         * @description Credits this call cost (the operation's `x-credit-cost`); `0` on `400`, `402`, `422`,
+         *     `429` and on a replayed response (`Idempotent-Replayed: true`).
          * @example 3
          */
         "X-Credits-Charged": components["schemas"]["Credits"];
         /**
-         * @description The account's balance after this call.
+         * @description The account's balance after this call (on a replayed response, the current balance).
          * @example 197
          */
         "X-Credits-Remaining": components["schemas"]["Credits"];
@@ -594,6 +695,36 @@ export type components = {
          */
         Allow: string;
         /**
+         * @description `true` when this response is the stored response of an earlier call with the same
+         *     `Idempotency-Key`, replayed without running or charging the call again. Absent otherwise.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
+        /**
+         * @description The per-key rate limit (draft-ietf-httpapi-ratelimit-headers-11, section 3): `q` requests
+         *     per window of `w` seconds. Sent on every answer to a valid key while the operator keeps the
+         *     rate limit on (the default).
+         * @example "per-key";q=600;w=60
+         */
+        "RateLimit-Policy": components["schemas"]["RateLimitPolicyField"];
+        /**
+         * @description The key's standing under the per-key rate limit (draft-ietf-httpapi-ratelimit-headers-11,
+         *     section 4): `r` requests left in the current window, which ends in `t` seconds. Sent on
+         *     every answer to a valid key while the operator keeps the rate limit on (the default).
+         * @example "per-key";r=599;t=42
+         */
+        RateLimit: components["schemas"]["RateLimitField"];
+        /**
+         * @description The per-key rate limit that this request exceeded, as in `RateLimit-Policy`.
+         * @example "per-key";q=600;w=60
+         */
+        "RateLimit-Policy-Enforced": components["schemas"]["RateLimitPolicyField"];
+        /**
+         * @description The key's standing, as in `RateLimit`; `r` is `0` and `t` equals `Retry-After`.
+         * @example "per-key";r=0;t=42
+         */
+        "RateLimit-Exhausted": components["schemas"]["RateLimitField"];
+        /**
          * @description Seconds to wait before retrying.
          * @example 5
          */
@@ -616,7 +747,17 @@ export interface operations {
                  */
                 name: components["parameters"]["name"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -628,6 +769,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -639,6 +783,8 @@ export interface operations {
             402: components["responses"]["InsufficientCredits3"];
             404: components["responses"]["AdvertiserNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -660,7 +806,17 @@ export interface operations {
                  */
                 domain: components["parameters"]["domain"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -672,6 +828,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -683,6 +842,8 @@ export interface operations {
             402: components["responses"]["InsufficientCredits3"];
             404: components["responses"]["DomainNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -700,7 +861,17 @@ export interface operations {
                  */
                 name: components["parameters"]["name"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -712,6 +883,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -723,6 +897,8 @@ export interface operations {
             402: components["responses"]["InsufficientCredits9"];
             404: components["responses"]["AdvertiserNotFound9"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -740,7 +916,17 @@ export interface operations {
                  */
                 name: components["parameters"]["name"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -752,6 +938,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -763,6 +952,8 @@ export interface operations {
             402: components["responses"]["InsufficientCredits15"];
             404: components["responses"]["AdvertiserNotFound15"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -784,7 +975,17 @@ export interface operations {
                  */
                 domain: components["parameters"]["domain"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -796,6 +997,9 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -807,6 +1011,8 @@ export interface operations {
             402: components["responses"]["InsufficientCredits60"];
             404: components["responses"]["DomainNotFound60"];
             405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -826,6 +1032,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -834,6 +1042,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

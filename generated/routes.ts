@@ -341,12 +341,18 @@ const AccountSchema = z
   .openapi('Account')
 
 const NameParameterErrorSchema = z
-  .strictObject({ error: z.enum(['missing_name', 'invalid_name']), message: MessageSchema })
+  .strictObject({
+    error: z.enum(['missing_name', 'invalid_name', 'invalid_idempotency_key']),
+    message: MessageSchema,
+  })
   .openapi({ required: ['error', 'message'] })
   .openapi('NameParameterError')
 
 const DomainParameterErrorSchema = z
-  .strictObject({ error: z.enum(['missing_domain', 'invalid_domain']), message: MessageSchema })
+  .strictObject({
+    error: z.enum(['missing_domain', 'invalid_domain', 'invalid_idempotency_key']),
+    message: MessageSchema,
+  })
   .openapi({ required: ['error', 'message'] })
   .openapi('DomainParameterError')
 
@@ -374,6 +380,36 @@ const NotFoundErrorSchema = z
   })
   .openapi({ required: ['error', 'message', 'credits_charged', 'credits_remaining'] })
   .openapi('NotFoundError')
+
+const IdempotencyKeyReusedErrorSchema = z
+  .strictObject({ error: z.literal('idempotency_key_reused'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('IdempotencyKeyReusedError')
+
+const RateLimitedErrorSchema = z
+  .strictObject({ error: z.literal('rate_limited'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('RateLimitedError')
+
+const RateLimitPolicyFieldSchema = z
+  .string()
+  .regex(/^"per-key";q=[0-9]{1,9};w=[0-9]{1,5}$/)
+  .max(64)
+  .openapi({
+    description:
+      'A Structured Field List with one Item: the policy name `"per-key"`, its quota `q` and window `w` in seconds.',
+  })
+  .openapi('RateLimitPolicyField')
+
+const RateLimitFieldSchema = z
+  .string()
+  .regex(/^"per-key";r=[0-9]{1,9};t=[0-9]{1,5}$/)
+  .max(64)
+  .openapi({
+    description:
+      'A Structured Field List with one Item: the policy name `"per-key"`, the requests left `r` and the seconds `t` until the window resets.',
+  })
+  .openapi('RateLimitField')
 
 const MethodNotAllowedErrorSchema = z
   .strictObject({ error: z.literal('method_not_allowed'), message: MessageSchema })
@@ -416,22 +452,38 @@ const XRequestIdHeaderSchema = z
   })
 
 const XCreditsChargedHeaderSchema = CreditsSchema.openapi({
-  description: "Credits this call cost (the operation's `x-credit-cost`); `0` on `400` and `402`.",
+  description:
+    "Credits this call cost (the operation's `x-credit-cost`); `0` on `400`, `402`, `422`,\n`429` and on a replayed response (`Idempotent-Replayed: true`).\n",
   example: 3,
 })
 
 const XCreditsRemainingHeaderSchema = CreditsSchema.openapi({
-  description: "The account's balance after this call.",
+  description:
+    "The account's balance after this call (on a replayed response, the current balance).",
   example: 197,
+})
+
+const RateLimitHeaderSchema = RateLimitFieldSchema.exactOptional().openapi({
+  description:
+    "The key's standing under the per-key rate limit (draft-ietf-httpapi-ratelimit-headers-11,\nsection 4): `r` requests left in the current window, which ends in `t` seconds. Sent on\nevery answer to a valid key while the operator keeps the rate limit on (the default).\n",
+  example: '"per-key";r=599;t=42',
+})
+
+const RateLimitPolicyHeaderSchema = RateLimitPolicyFieldSchema.exactOptional().openapi({
+  description:
+    'The per-key rate limit (draft-ietf-httpapi-ratelimit-headers-11, section 3): `q` requests\nper window of `w` seconds. Sent on every answer to a valid key while the operator keeps the\nrate limit on (the default).\n',
+  example: '"per-key";q=600;w=60',
 })
 
 const NameParameterErrorResponse = {
   description:
-    'The `name` parameter is missing, empty, white space only, longer than 512 code points or repeated. Free.',
+    'The `name` parameter is missing, empty, white space only, longer than 512 code points or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -450,6 +502,13 @@ const NameParameterErrorResponse = {
               'The query parameter "name" must be given once and be at most 512 characters long.',
           },
         },
+        invalidIdempotencyKey: {
+          value: {
+            error: 'invalid_idempotency_key',
+            message:
+              'The Idempotency-Key header must be 1 to 255 visible ASCII characters without spaces, such as a UUID.',
+          },
+        },
       },
     },
   },
@@ -457,11 +516,13 @@ const NameParameterErrorResponse = {
 
 const DomainParameterErrorResponse = {
   description:
-    'The `domain` parameter is missing, empty, not a host with a registrable domain, or repeated. Free.',
+    'The `domain` parameter is missing, empty, not a host with a registrable domain, or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -478,6 +539,13 @@ const DomainParameterErrorResponse = {
             error: 'invalid_domain',
             message:
               'The query parameter "domain" must be given once and name a host with a registrable domain, such as example.co.uk.',
+          },
+        },
+        invalidIdempotencyKey: {
+          value: {
+            error: 'invalid_idempotency_key',
+            message:
+              'The Idempotency-Key header must be 1 to 255 visible ASCII characters without spaces, such as a UUID.',
           },
         },
       },
@@ -518,6 +586,8 @@ const InsufficientCredits3Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -542,6 +612,8 @@ const InsufficientCredits9Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -566,6 +638,8 @@ const InsufficientCredits15Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -590,6 +664,8 @@ const InsufficientCredits60Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -608,6 +684,15 @@ const InsufficientCredits60Response = {
   },
 }
 
+const IdempotentReplayedHeaderSchema = z
+  .literal('true')
+  .exactOptional()
+  .openapi({
+    description:
+      '`true` when this response is the stored response of an earlier call with the same\n`Idempotency-Key`, replayed without running or charging the call again. Absent otherwise.\n',
+    example: 'true',
+  })
+
 const AdvertiserNotFound3Response = {
   description:
     'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
@@ -615,6 +700,9 @@ const AdvertiserNotFound3Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -640,6 +728,9 @@ const AdvertiserNotFound9Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -665,6 +756,9 @@ const AdvertiserNotFound15Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -690,6 +784,9 @@ const DomainNotFound3Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -715,6 +812,9 @@ const DomainNotFound60Response = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -754,6 +854,75 @@ const MethodNotAllowedResponse = {
   },
 }
 
+const IdempotencyKeyReusedResponse = {
+  description:
+    'The `Idempotency-Key` was used in the last 24 hours for another operation or another\nquery of this account. Nothing ran and nothing was charged; use a new key for a new request.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: IdempotencyKeyReusedErrorSchema,
+      examples: {
+        reused: {
+          value: {
+            error: 'idempotency_key_reused',
+            message:
+              'This Idempotency-Key was already used with another operation or query in the last 24 hours. Use a new key for a new request.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const RetryAfterHeaderSchema = z
+  .int()
+  .min(1)
+  .max(3600)
+  .openapi({ description: 'Seconds to wait before retrying.', example: 5 })
+
+const RateLimitExhaustedHeaderSchema = RateLimitFieldSchema.openapi({
+  description: "The key's standing, as in `RateLimit`; `r` is `0` and `t` equals `Retry-After`.",
+  example: '"per-key";r=0;t=42',
+})
+
+const RateLimitPolicyEnforcedHeaderSchema = RateLimitPolicyFieldSchema.openapi({
+  description: 'The per-key rate limit that this request exceeded, as in `RateLimit-Policy`.',
+  example: '"per-key";q=600;w=60',
+})
+
+const RateLimitedResponse = {
+  description:
+    'This API key made more requests than its quota in the current window. Nothing ran and\nnothing was charged; retry after `Retry-After` seconds, when the window resets.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Retry-After': RetryAfterHeaderSchema,
+    RateLimit: RateLimitExhaustedHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyEnforcedHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: RateLimitedErrorSchema,
+      examples: {
+        rateLimited: {
+          value: {
+            error: 'rate_limited',
+            message:
+              'This API key may make 600 requests per 60 seconds. Retry after the seconds in Retry-After.',
+          },
+        },
+      },
+    },
+  },
+}
+
 const XCreditsChargedIfKnownHeaderSchema = CreditsSchema.exactOptional().openapi({
   description:
     'Sent when the key was valid and the balance could be read: `0`, because a failed call is\nrefunded in full. Absent when the failure came before the key could be checked.\n',
@@ -771,6 +940,8 @@ const InternalErrorResponse = {
     'X-Request-Id': XRequestIdHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -789,20 +960,16 @@ const InternalErrorResponse = {
   },
 }
 
-const RetryAfterHeaderSchema = z
-  .int()
-  .min(1)
-  .max(3600)
-  .openapi({ description: 'Seconds to wait before retrying.', example: 5 })
-
 const UnavailableResponse = {
   description:
-    "The service's database is unreachable for the moment; retry after `Retry-After` seconds. Any credits charged for this call were refunded.",
+    "The service's database is unreachable for the moment, or the first request with the same\n`Idempotency-Key` is still running after 10 seconds; retry after `Retry-After` seconds. Any\ncredits charged for this call were refunded.\n",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Retry-After': RetryAfterHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -867,6 +1034,24 @@ const DomainParamsSchema = NonBlankTextSchema.openapi({
   },
 })
 
+const IdempotencyKeyParamsSchema = z
+  .string()
+  .regex(/^[!-~]{1,255}$/)
+  .min(1)
+  .max(255)
+  .exactOptional()
+  .openapi({
+    param: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: a retry of this call with the same key (same account, operation and\nquery) within 24 hours replays the first response and charges nothing again. 1 to 255\nvisible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise\n`400 invalid_idempotency_key`. The same key with another operation or query:\n`422 idempotency_key_reused`. See "Retries never pay twice" above.\n',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
+      example: '7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b',
+    },
+  })
+
 const BearerAuthSecurityScheme = {
   type: 'http',
   scheme: 'bearer',
@@ -888,7 +1073,10 @@ export const getApiV1AdvertiserRoute = createRoute({
   description:
     'Merges every advertiser identifier whose current name equals `name` and aggregates them:\ndistinct creatives, distinct landing domains, the last date seen, the country of the\nidentifier with the most creatives (ties: latest `last_seen`, then smallest identifier),\nand the manual `advertiser_type` label. No time dimension: month-by-month data comes from\n`/api/v1/advertiser/history`. Costs 3 credits, also when the advertiser is not found.\n',
   operationId: 'getAdvertiserSummary',
-  request: { query: z.object({ name: NameParamsSchema }) },
+  request: {
+    query: z.object({ name: NameParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
   responses: {
     200: {
       description: 'The advertiser summary. Charged.',
@@ -896,6 +1084,9 @@ export const getApiV1AdvertiserRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -924,6 +1115,8 @@ export const getApiV1AdvertiserRoute = createRoute({
     402: InsufficientCredits3Response,
     404: AdvertiserNotFound3Response,
     405: MethodNotAllowedResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -937,7 +1130,10 @@ export const getApiV1DomainRoute = createRoute({
   description:
     'Reports on one root domain: how many distinct advertiser identifiers run ads landing on\nit, when it was last crawled, and whether any ad lands on it. A domain that was crawled\nbut has no ads answers `200` with `has_data: false` and `advertisers: 0`; a domain with\nneither ads nor crawls answers `404` (charged). Costs 3 credits.\n',
   operationId: 'getDomainSummary',
-  request: { query: z.object({ domain: DomainParamsSchema }) },
+  request: {
+    query: z.object({ domain: DomainParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
   responses: {
     200: {
       description: 'The domain summary. Charged.',
@@ -945,6 +1141,9 @@ export const getApiV1DomainRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -981,6 +1180,8 @@ export const getApiV1DomainRoute = createRoute({
     402: InsufficientCredits3Response,
     404: DomainNotFound3Response,
     405: MethodNotAllowedResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -994,7 +1195,10 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
   description:
     'Distinct creatives and distinct landing domains of the advertiser (all identifiers of the\nname) per calendar month (UTC), oldest first. The window is the current month and the 35\nbefore it; it starts later when the advertiser was first seen later. `window_start` is the\nfirst day of the first month returned. Every month of the window has an entry, months\nwithout activity included with zeros. An advertiser whose activity is all older than the\nwindow answers `200` with the nominal `window_start` and 36 zero months. The website shows\na longer history than the API does. Costs 9 credits.\n',
   operationId: 'getAdvertiserHistory',
-  request: { query: z.object({ name: NameParamsSchema }) },
+  request: {
+    query: z.object({ name: NameParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
   responses: {
     200: {
       description: "The advertiser's monthly history. Charged.",
@@ -1002,6 +1206,9 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1031,6 +1238,8 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
     402: InsufficientCredits9Response,
     404: AdvertiserNotFound9Response,
     405: MethodNotAllowedResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1044,7 +1253,10 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
   description:
     'The landing domains of the advertiser (all identifiers of the name), each with its\ndistinct creatives and the last date seen there. Ordered by `creatives` descending, then\n`last_seen` descending, then `domain` ascending. At most 500 entries;\n`landing_domain_count` is the full total and `truncated` is true when entries were cut.\nOne or two domains usually mean the brand itself or its dealer; a very large number of\nunrelated domains usually means an intermediary. Costs 15 credits.\n',
   operationId: 'getAdvertiserLandingDomains',
-  request: { query: z.object({ name: NameParamsSchema }) },
+  request: {
+    query: z.object({ name: NameParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
   responses: {
     200: {
       description: "The advertiser's landing domains. Charged.",
@@ -1052,6 +1264,9 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1080,6 +1295,8 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
     402: InsufficientCredits15Response,
     404: AdvertiserNotFound15Response,
     405: MethodNotAllowedResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1093,7 +1310,10 @@ export const getApiV1BrandbidRoute = createRoute({
   description:
     "Which advertiser identifiers send ads to the root domain, one row per identifier, each\nwith its creatives landing on this domain, the first and last dates seen there, and its\nwhole landing-domain footprint (`landing_domain_count` over all its observations, and the\n`profile` derived from it: 1 `single_domain`, 2 to 4 `few_domains`, 5 or more\n`multi_domain_intermediary`). Ordered by `creatives` descending, then `last_seen`\ndescending, then `advertiser_id` ascending. At most 100 rows; `advertiser_count` is the\nfull total and equals the domain summary's `advertisers`. A crawled domain without ads\nanswers `200` with `advertiser_count: 0` and an empty list. The profile is a descriptive\nsignal, not a verdict of trademark infringement. Costs 60 credits.\n",
   operationId: 'getBrandBidReport',
-  request: { query: z.object({ domain: DomainParamsSchema }) },
+  request: {
+    query: z.object({ domain: DomainParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
   responses: {
     200: {
       description: 'The brand-bid report. Charged.',
@@ -1101,6 +1321,9 @@ export const getApiV1BrandbidRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1144,6 +1367,8 @@ export const getApiV1BrandbidRoute = createRoute({
     402: InsufficientCredits60Response,
     404: DomainNotFound60Response,
     405: MethodNotAllowedResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1155,7 +1380,7 @@ export const getApiV1AccountRoute = createRoute({
   tags: ['Account'],
   summary: 'Your balance',
   description:
-    "The balance of the account that owns the key, and the key's display prefix, so a client can\ncheck its credits without spending any. Free: costs 0 credits and writes nothing to the ledger.\n",
+    "The balance of the account that owns the key, and the key's display prefix, so a client can\ncheck its credits without spending any. Free: costs 0 credits and writes nothing to the ledger.\nIt counts towards the key's rate limit; an `Idempotency-Key` header is ignored.\n",
   operationId: 'getAccount',
   responses: {
     200: {
@@ -1164,6 +1389,8 @@ export const getApiV1AccountRoute = createRoute({
         'X-Request-Id': XRequestIdHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1174,6 +1401,7 @@ export const getApiV1AccountRoute = createRoute({
     },
     401: UnauthorizedResponse,
     405: MethodNotAllowedResponse,
+    429: RateLimitedResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },

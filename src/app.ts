@@ -1,10 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config.ts';
 import type { Sql } from './db/client.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
 import { contractRouting } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
+import { KeyRateLimit, type RateLimitPolicy } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { parameterError } from './params.ts';
 import { registerAccount } from './routes/account.ts';
@@ -17,13 +19,17 @@ import { registerDomainSummary } from './routes/domain-summary.ts';
 
 export interface AppDependencies {
   sql: Sql;
-  /** The service's clock; the history window follows it. */
+  /** The service's clock; the history window and Idempotency-Key lifetimes follow it. */
   now?: () => Date;
+  /** The per-key rate limit; a quota of 0 requests turns it off. Default: the generous limit of the config. */
+  rateLimit?: RateLimitPolicy;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp({ sql, now = () => new Date() }: AppDependencies): App {
+export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { requests: DEFAULT_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+
+export function createApp({ sql, now = () => new Date(), rateLimit = DEFAULT_RATE_LIMIT }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -32,7 +38,7 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
   });
 
   app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql));
+  app.use('/api/*', contractRouting, authentication, billing(sql, { now, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
   app.onError(onError);
   app.notFound(onNotFound);
 
@@ -59,4 +65,4 @@ export function servedContract(app: App) {
   });
 }
 
-export type RouteDependencies = Required<AppDependencies>;
+export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now'>>;

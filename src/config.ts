@@ -16,7 +16,12 @@ export interface Config {
   poolSize: number;
   /** Load the synthetic demo dataset when the database holds no observations. */
   loadDemoData: boolean;
+  /** Requests one API key may make per minute; 0 turns the rate limit off (benchmarks). */
+  rateLimitPerMinute: number;
 }
+
+/** Generous: ten calls a second, sustained, for every key; a client within it never sees 429. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -35,5 +40,6 @@ export function loadConfig(): Config {
     host: process.env.HOST || '127.0.0.1',
     poolSize: intFromEnv('DB_POOL_SIZE', 10),
     loadDemoData: process.env.DEMO_DATA !== 'off',
+    rateLimitPerMinute: process.env.RATE_LIMIT_PER_MINUTE === 'off' ? 0 : intFromEnv('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
   };
 }

@@ -7,23 +7,27 @@ export type ErrorCode =
   | 'missing_domain'
   | 'invalid_name'
   | 'invalid_domain'
+  | 'invalid_idempotency_key'
   | 'unauthorized'
   | 'insufficient_credits'
   | 'not_found'
   | 'method_not_allowed'
+  | 'idempotency_key_reused'
   | 'rate_limited'
   | 'internal_error'
   | 'unavailable';
 
-const STATUS: Record<ErrorCode, 400 | 401 | 402 | 404 | 405 | 429 | 500 | 503> = {
+const STATUS: Record<ErrorCode, 400 | 401 | 402 | 404 | 405 | 422 | 429 | 500 | 503> = {
   missing_name: 400,
   missing_domain: 400,
   invalid_name: 400,
   invalid_domain: 400,
+  invalid_idempotency_key: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   not_found: 404,
   method_not_allowed: 405,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
@@ -62,11 +66,24 @@ export const unknownPath = (path: string) => new ApiError('not_found', `There is
 export const methodNotAllowed = (allowed: readonly string[]) =>
   new ApiError('method_not_allowed', `This path supports ${allowed.join(' and ')} only.`);
 
+export const idempotencyKeyReused = () =>
+  new ApiError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with another operation or query in the last 24 hours. Use a new key for a new request.',
+  );
+
+export const rateLimited = (requests: number, windowSeconds: number) =>
+  new ApiError('rate_limited', `This API key may make ${requests} requests per ${windowSeconds} seconds. Retry after the seconds in Retry-After.`);
+
 export const internalError = (cause: unknown) =>
   new ApiError('internal_error', 'The service failed to answer.', {}, { cause });
 
 export const unavailable = (cause: unknown) =>
   new ApiError('unavailable', 'The service is temporarily unavailable. Retry later.', {}, { cause });
+
+/** The first request with this Idempotency-Key is still running after the longest wait for it. */
+export const idempotencyKeyBusy = () =>
+  new ApiError('unavailable', 'The first request with this Idempotency-Key is still running. Retry later to get its response.');
 
 /** PostgreSQL conditions that mean "the database is not there right now", not "the query is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', '57014']);

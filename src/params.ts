@@ -48,7 +48,30 @@ export function domainParameter(c: Context): string {
   return domain;
 }
 
-const RULES: Record<string, (c: Context) => string> = { name: nameParameter, domain: domainParameter };
+/**
+ * The `Idempotency-Key` header of a billed call (product-decisions section 7): 1 to 255 visible
+ * ASCII characters, so a UUID or any token a client makes fits, and the key is safe to store and
+ * compare. A client that sends a key wants protection from paying twice, so a malformed key is
+ * refused (400 invalid_idempotency_key, free) rather than silently ignored. The header given twice
+ * arrives joined by ", ", which the rule refuses too. Absent: undefined.
+ */
+const IDEMPOTENCY_KEY = /^[!-~]{1,255}$/;
+
+export function idempotencyKeyParameter(c: Context): string | undefined {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new ApiError('invalid_idempotency_key', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters without spaces, such as a UUID.');
+  }
+  return key;
+}
+
+const RULES: Record<string, (c: Context) => unknown> = {
+  name: nameParameter,
+  domain: domainParameter,
+  'Idempotency-Key': idempotencyKeyParameter,
+  'idempotency-key': idempotencyKeyParameter,
+};
 
 /**
  * Turns a failed request validation into the error our rules give for the offending parameter,

@@ -40,7 +40,7 @@ export async function startService(config: Config, { log, prepare }: StartOption
   try {
     await migrate(databaseUrl);
     await prepare?.(sql);
-    const app = createApp({ sql });
+    const app = createApp({ sql, rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 } });
     const port = await new Promise<number>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
       server.once('error', reject);

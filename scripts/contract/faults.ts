@@ -18,7 +18,7 @@ export interface FaultRecord {
   detail: string;
 }
 
-const QUERY: Record<string, string> = {
+export const QUERY: Record<string, string> = {
   getAdvertiserSummary: `name=${encodeURIComponent(DEMO.brandName)}`,
   getAdvertiserHistory: `name=${encodeURIComponent(DEMO.brandName)}`,
   getAdvertiserLandingDomains: `name=${encodeURIComponent(DEMO.intermediaryName)}`,

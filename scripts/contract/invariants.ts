@@ -7,12 +7,14 @@ export interface BillingCheck {
   /** Responses that cost credits (200 and data 404 of billed operations) and what they cost. */
   chargedResponses: number;
   creditsCharged: number;
-  /** Responses that must cost nothing (400, 401, 402, 405) and indeed did not. */
+  /** Responses that must cost nothing (400, 401, 402, 405, 422, 429) and indeed did not. */
   freeResponses: number;
+  /** Replays of an earlier charged answer (same Idempotency-Key), which cost nothing. */
+  replayedResponses: number;
 }
 
 const PRICE = new Map(contractOperations.map((operation) => [`${operation.method} ${operation.path}`, operation.creditCost]));
-const FREE_STATUSES = new Set([400, 401, 402, 405, 429]);
+const FREE_STATUSES = new Set([400, 401, 402, 405, 422, 429]);
 
 /** The ledger row id before a run, so the run's own rows can be told apart. */
 export async function lastLedgerId(sql: Sql): Promise<number> {
@@ -31,9 +33,10 @@ export async function ledgerProblems(sql: Sql): Promise<string[]> {
 
 /**
  * The billing rules, checked on the database after the fuzzing run against what every response
- * said: each balance equals its ledger; a 400, 401, 402 (or 429, once it exists) or 405 left no
- * ledger row; each 200 and data 404 of a billed operation left exactly one charge of its price;
- * and no charge exists that no charged response explains.
+ * said: each balance equals its ledger; a 400, 401, 402, 405, 422 or 429 left no ledger row; a
+ * replay (same Idempotency-Key) left none either; each other 200 and data 404 of a billed
+ * operation left exactly one charge of its price; and no charge exists that no charged response
+ * explains.
  */
 export async function checkBilling(sql: Sql, records: FuzzRecord[], sinceLedgerId: number): Promise<BillingCheck> {
   const problems = await ledgerProblems(sql);
@@ -49,15 +52,17 @@ export async function checkBilling(sql: Sql, records: FuzzRecord[], sinceLedgerI
   let chargedResponses = 0;
   let creditsCharged = 0;
   let freeResponses = 0;
+  let replayedResponses = 0;
   const explained = new Set<string>();
   for (const record of records) {
     if (record.request_id === null) continue;
     const entry = ledger.get(record.request_id);
     const price = PRICE.get(record.operation) ?? 0;
     const where = `${record.method} ${record.operation} → ${record.status} (request ${record.request_id})`;
-    if (FREE_STATUSES.has(record.status)) {
-      freeResponses++;
-      if (entry) problems.push(`${where}: charged ${entry.charged} credits, but ${record.status} is free`);
+    if (FREE_STATUSES.has(record.status) || record.replayed) {
+      if (record.replayed) replayedResponses++;
+      else freeResponses++;
+      if (entry) problems.push(`${where}: charged ${entry.charged} credits, but ${record.replayed ? 'a replay' : record.status} is free`);
     } else if ((record.status === 200 || record.status === 404) && price > 0) {
       explained.add(record.request_id);
       if (!entry || entry.charges !== 1 || entry.charged !== price || entry.refunds !== 0) {
@@ -73,5 +78,5 @@ export async function checkBilling(sql: Sql, records: FuzzRecord[], sinceLedgerI
   for (const [requestId, entry] of ledger) {
     if (!explained.has(requestId)) problems.push(`request ${requestId}: ledger rows ${JSON.stringify(entry)} that no charged response explains`);
   }
-  return { problems, chargedResponses, creditsCharged, freeResponses };
+  return { problems, chargedResponses, creditsCharged, freeResponses, replayedResponses };
 }

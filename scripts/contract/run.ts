@@ -10,9 +10,11 @@
  *     malformed.
  *  4. schemathesis against the served /openapi.json: every check, positive and negative input.
  *  5. Billing invariants on the database against every response of step 4.
- *  6. 500 and 503 by fault injection on the same live service.
- *  7. The Python client generated from openapi.yaml calls every operation.
- *  8. The coverage report: every documented status (and error code, and reason for 401) of every
+ *  6. Idempotency-Key replays, 422 and 400 on the same live service, and 429 on a second service
+ *     process on the same database with a quota of 3 requests per key and minute.
+ *  7. 500 and 503 by fault injection on the same live service.
+ *  8. The Python client generated from openapi.yaml calls every operation.
+ *  9. The coverage report: every documented status (and error code, and reason for 401) of every
  *     operation was produced (test-results/contract/coverage.md).
  *
  * `--thorough` runs a long local fuzzing (more examples, a random seed); `--seed N` and
@@ -29,6 +31,7 @@ import { startDatabaseProxy } from './db-proxy.ts';
 import { produceServerErrors } from './faults.ts';
 import { checkBilling, lastLedgerId, ledgerProblems } from './invariants.ts';
 import { prepareKeys } from './keys.ts';
+import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
 import { generatePythonClient, pythonClientDir, runPythonClient } from './python-client.ts';
 import { ensurePythonEnv } from './python-env.ts';
 import { runSchemathesis } from './schemathesis.ts';
@@ -64,8 +67,12 @@ try {
   log(`Fresh database: ${database.description}`);
   const proxy = await startDatabaseProxy(database.url);
   cleanups.unshift(() => proxy.close());
-  const service = await startService(proxy.url, log);
+  // The fuzzing sends thousands of requests a minute with one key: its service sets a quota it
+  // never reaches, so every answer still carries the RateLimit fields; 429 comes from the second
+  // service below.
+  const service = await startService(proxy.url, log, { env: { RATE_LIMIT_PER_MINUTE: '100000000' } });
   cleanups.unshift(() => service.stop());
+  if (service.demoKey === null) throw new Error('the service printed no demo key on a fresh database');
   const sql = connect(database.url, 2);
   cleanups.unshift(() => sql.end({ timeout: 5 }));
 
@@ -83,9 +90,16 @@ try {
   const billing = await checkBilling(sql, fuzz.records, ledgerBefore);
   failures.push(...billing.problems.slice(0, 50).map((problem) => `billing: ${problem}`));
   log(
-    `Billing invariants: every balance equals its ledger; ${billing.freeResponses} answers 400/401/402/405 charged nothing; ` +
-      `${billing.chargedResponses} answers 200/404 charged their price once (${billing.creditsCharged} credits); ${billing.problems.length} problems`,
+    `Billing invariants: every balance equals its ledger; ${billing.freeResponses} answers 400/401/402/405/422/429 charged nothing; ` +
+      `${billing.chargedResponses} answers 200/404 charged their price once (${billing.creditsCharged} credits); ` +
+      `${billing.replayedResponses} replays charged nothing; ${billing.problems.length} problems`,
   );
+
+  const limitedService = await startService(database.url, log, { env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_QUOTA) } });
+  cleanups.unshift(() => limitedService.stop());
+  const sequences = await produceRetriesAndLimits(sql, service.url, limitedService.url, { key: keys.funded, accountId: fundedAccountId }, log);
+  await limitedService.stop();
+  failures.push(...(await ledgerProblems(sql)).map((problem) => `after the retries and limits: ${problem}`));
 
   const faults = await produceServerErrors(sql, proxy, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
   failures.push(...(await ledgerProblems(sql)).map((problem) => `after fault injection: ${problem}`));
@@ -101,7 +115,7 @@ try {
 
   const coverage = buildCoverage(
     fuzz.records,
-    faults,
+    [...sequences, ...faults],
     `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} requests (${fuzz.records.length} checked responses) in ` +
       `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} --seed ${settings.seed} --workers ${settings.workers}.`,
   );

@@ -16,6 +16,8 @@ export interface FuzzRecord {
   phase: string | null;
   request_id: string | null;
   charged: string | null;
+  /** The answer replayed the stored response of an earlier call with the same Idempotency-Key. */
+  replayed: boolean;
 }
 
 export interface FuzzSettings {

@@ -3,37 +3,82 @@ import type { AppEnv } from '../app-env.ts';
 import type { Sql } from '../db/client.ts';
 import { CoalescedDebits } from '../billing/coalesced-debits.ts';
 import { findCaller, refund } from '../db/billing.ts';
-import { asApiError, insufficientCredits, unauthorized } from '../errors.ts';
+import { recordClaimCharge, type Claim } from '../db/idempotency.ts';
+import { asApiError, insufficientCredits, rateLimited, unauthorized } from '../errors.ts';
+import { idempotencyKeyParameter } from '../params.ts';
 import { errorResponse } from './errors.ts';
+import { canonicalQuery, idempotency } from './idempotency.ts';
+import type { KeyRateLimit } from './rate-limit.ts';
+
+export interface BillingOptions {
+  /** The service's clock (Idempotency-Key lifetimes follow it). */
+  now: () => Date;
+  /** The per-key rate limit; null when it is turned off. */
+  rateLimit: KeyRateLimit | null;
+}
 
 /**
  * Billing around every API operation:
- * - gives the handler `debit()`, which checks the key and takes the operation's `x-credit-cost`
+ * - gives the handler `debit(query)`, which, once the handler has read its parameters, runs the
+ *   remaining checks of product-decisions section 8 in order: the Idempotency-Key (400 when
+ *   malformed, 422 when reused, a replay when the call already ran: see ./idempotency.ts), the
+ *   per-key rate limit (429), then checks the key and takes the operation's `x-credit-cost`
  *   atomically, with its ledger row, before the handler runs its query (concurrent calls of one
  *   key are coalesced into one statement: see `CoalescedDebits`);
  * - refunds a charged call that failed on the server's side;
  * - settles "key before parameters" for calls rejected before the debit: a 400 from a key that
  *   turns out not to be valid becomes the 401 it should have been;
- * - puts `X-Credits-Charged` / `X-Credits-Remaining` on every answer to a valid key.
+ * - puts `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer
+ *   to a valid key.
  */
-export const billing = (sql: Sql) => {
+export const billing = (sql: Sql, { now, rateLimit }: BillingOptions) => {
+  const idempotent = idempotency(sql, { now, rateLimit });
   const debits = new CoalescedDebits(sql);
   return createMiddleware<AppEnv>(async (c, next) => {
     const { creditCost, operationId } = c.var.operation;
-    let chargeId: number | null = null;
-    c.set('debit', async () => {
+    const call: { chargeId: number | null; claim: Claim | null; refunded: boolean } = { chargeId: null, claim: null, refunded: false };
+
+    c.set('debit', async (query = {}) => {
+      // Only a billed call has anything to protect; a free one ignores the header.
+      const idempotencyKey = creditCost > 0 ? idempotencyKeyParameter(c) : undefined;
+      if (idempotencyKey !== undefined) {
+        const admitted = await idempotent.admit(c, { key: idempotencyKey, operation: operationId, query: canonicalQuery(query) });
+        call.claim = admitted.claim;
+        if (admitted.chargeId !== null) {
+          // Taken over from a request that paid and never finished: run on its charge.
+          call.chargeId = admitted.chargeId;
+          const credits = { credits_charged: creditCost, credits_remaining: admitted.balance };
+          c.set('credits', credits);
+          return { ...credits, key_prefix: admitted.caller.keyPrefix };
+        }
+      } else if (rateLimit) {
+        const quota = await rateLimit.take(c.var.apiKeyHash);
+        c.set('quota', quota);
+        if (quota.limited) {
+          // Key before rate limit: a limited request still proves its key, and 429 reports the balance.
+          const caller = await findCaller(sql, c.var.apiKeyHash);
+          if (caller === null) throw unauthorized();
+          c.set('credits', { credits_charged: 0, credits_remaining: caller.balance });
+          throw rateLimited(rateLimit.policy.requests, rateLimit.policy.windowSeconds);
+        }
+      }
       const result = await debits.debit({
         keyHash: c.var.apiKeyHash,
         price: creditCost,
         endpoint: operationId,
         requestId: c.var.requestId,
       });
-      if (result.outcome === 'unauthorized') throw unauthorized();
+      if (result.outcome === 'unauthorized') {
+        if (rateLimit) await rateLimit.giveBack(c.var.apiKeyHash);
+        c.set('quota', undefined);
+        throw unauthorized();
+      }
       if (result.outcome === 'insufficient') {
         c.set('credits', { credits_charged: 0, credits_remaining: result.balance });
         throw insufficientCredits(creditCost, result.balance);
       }
-      chargeId = result.chargeId;
+      call.chargeId = result.chargeId;
+      if (call.claim !== null && result.chargeId !== null) await recordClaimCharge(sql, call.claim, result.chargeId);
       const credits = { credits_charged: creditCost, credits_remaining: result.balance };
       c.set('credits', credits);
       return { ...credits, key_prefix: result.caller.keyPrefix };
@@ -50,17 +95,23 @@ export const billing = (sql: Sql) => {
       }
       c.set('credits', { credits_charged: 0, credits_remaining: caller.balance });
     }
-    if (chargeId !== null && c.res.status >= 500) {
-      const { refunded, balance } = await refund(sql, chargeId, c.var.requestId);
+    if (call.chargeId !== null && c.res.status >= 500) {
+      const { refunded, balance } = await refund(sql, call.chargeId, c.var.requestId);
+      call.refunded = true;
       c.set('creditsRefunded', refunded);
       c.set('credits', { credits_charged: 0, credits_remaining: balance });
       c.res = undefined;
       c.res = errorResponse(c, asApiError(c.error));
     }
+    if (call.claim !== null) await idempotent.settle(c, call.claim, call.chargeId, call.refunded);
     const credits = c.var.credits;
     if (credits !== undefined) {
       c.header('X-Credits-Charged', String(credits.credits_charged));
       c.header('X-Credits-Remaining', String(credits.credits_remaining));
+      if (rateLimit) {
+        const quota = c.var.quota ?? (await rateLimit.standing(c.var.apiKeyHash));
+        for (const [name, value] of Object.entries(rateLimit.headers(quota))) c.header(name, value);
+      }
     }
   });
 };

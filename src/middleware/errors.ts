@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { AppEnv } from '../app-env.ts';
 import { type ApiError, asApiError, errorBody, unknownPath } from '../errors.ts';
 import { allowedMethods } from '../spec.ts';
+import { KeyRateLimit } from './rate-limit.ts';
 
 /** An unreachable database is usually back within seconds (a restart, a fail-over). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -24,12 +26,18 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (error.status === 405) headers.Allow = (allowedMethods.get(c.req.path) ?? []).join(', ');
   if (error.status === 503) headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
+  const quota = c.get('quota');
+  if (error.status === 429 && quota !== undefined) headers['Retry-After'] = String(KeyRateLimit.retryAfter(quota));
   return c.json(errorBody(error, extra, message), error.status, headers);
 }
 
 export function onError(error: Error, c: Context<AppEnv>): Response {
+  // A complete answer thrown instead of running the handler: an idempotent replay.
+  if (error instanceof HTTPException) return error.getResponse();
   const apiError = asApiError(error);
-  if (apiError.isServerError) {
+  // A failure with a cause is the service's own; an answer such as "the first request with this
+  // Idempotency-Key is still running" is not, and is not logged as one.
+  if (apiError.isServerError && apiError.cause !== undefined) {
     console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, apiError.cause ?? apiError);
   }
   return errorResponse(c, apiError);

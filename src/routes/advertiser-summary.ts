@@ -7,7 +7,7 @@ import { nameParameter } from '../params.ts';
 export function registerAdvertiserSummary(app: App, { sql }: RouteDependencies) {
   app.openapi(route, async (c) => {
     const name = nameParameter(c);
-    const { key_prefix, ...credits } = await c.var.debit();
+    const { key_prefix, ...credits } = await c.var.debit({ name });
     const summary = await advertiserSummary(sql, name);
     if (summary === null) throw notFound(`No advertiser is named ${JSON.stringify(name)}.`);
     return c.json({ ...summary, ...credits }, 200);

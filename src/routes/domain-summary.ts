@@ -7,7 +7,7 @@ import { domainParameter } from '../params.ts';
 export function registerDomainSummary(app: App, { sql }: RouteDependencies) {
   app.openapi(route, async (c) => {
     const domain = domainParameter(c);
-    const { key_prefix, ...credits } = await c.var.debit();
+    const { key_prefix, ...credits } = await c.var.debit({ domain });
     const summary = await domainSummary(sql, domain);
     if (summary === null) throw notFound(`The service has no data on the domain ${JSON.stringify(domain)}.`);
     return c.json({ ...summary, ...credits }, 200);

@@ -22,6 +22,8 @@ type ErrorBody =
   | Schemas['InsufficientCreditsError']
   | Schemas['NotFoundError']
   | Schemas['MethodNotAllowedError']
+  | Schemas['IdempotencyKeyReusedError']
+  | Schemas['RateLimitedError']
   | Schemas['InternalError']
   | Schemas['UnavailableError'];
 

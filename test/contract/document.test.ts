@@ -25,6 +25,8 @@ const REQUIRED_HEADERS: Record<string, string[]> = {
   '402': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
   '404': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
   '405': ['X-Request-Id', 'Allow'],
+  '422': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '429': ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Credits-Charged', 'X-Credits-Remaining'],
   '500': ['X-Request-Id'],
   '503': ['X-Request-Id', 'Retry-After'],
 };

@@ -97,7 +97,7 @@ export async function validateResponse(method: string, url: string, response: Re
     if (!validatorFor(schema)(typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
   }
   for (const name of response.headers.keys()) {
-    if (/^(x-credits-|www-authenticate$|allow$|retry-after$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
+    if (/^(x-credits-|www-authenticate$|allow$|retry-after$|ratelimit$|ratelimit-policy$|idempotent-replayed$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
       throw new Error(`${where}: header ${name} is sent but not documented`);
     }
   }

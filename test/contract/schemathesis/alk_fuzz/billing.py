@@ -1,9 +1,12 @@
 """Per-response check of what the contract says about keys and credits, beyond the schemas.
 
-openapi.yaml states the order of checks (path, method, key, parameters, balance, query) and who
-pays: 401, 400, 402 and 405 are free, 200 and a data 404 cost the operation's `x-credit-cost`,
-and the credit headers and body fields agree. Schemathesis validates the shapes; this check
-validates those rules on every response, knowing which key each request carried.
+openapi.yaml states the order of checks (path, method, key, parameters, Idempotency-Key reuse,
+rate limit, balance, query) and who pays: 401, 400, 402, 405, 422 and 429 are free, 200 and a data
+404 cost the operation's `x-credit-cost` unless they replay an earlier answer with the same
+Idempotency-Key (`Idempotent-Replayed: true`, free), and the credit headers and body fields agree.
+Schemathesis validates the shapes; this check validates those rules on every response, knowing
+which key each request carried. Generated Idempotency-Key values recur across cases, so the
+fuzzing meets replays and 422 idempotency_key_reused as well.
 """
 
 from __future__ import annotations
@@ -47,9 +50,18 @@ def keys_and_credits(ctx, response, case):
         assert kind == "poor", f"{where}; only the key without credits may get 402"
     if kind == "poor" and cost > 0:
         assert status in (400, 402), f"{where}; a key without credits gets 400 (parameters come first) or 402"
-    if status in (400, 402):
+    if status in (400, 402, 422, 429):
         assert charged == "0", f"{where}: X-Credits-Charged is {charged}, but {status} is free"
+    if status == 422:
+        assert cost > 0, f"{where}; only billed operations take an Idempotency-Key"
     payload = body(response)
+    if header(response, "Idempotent-Replayed") == "true":
+        # The stored first answer, byte for byte; the headers describe the replay, which is free.
+        assert status in (200, 404) and cost > 0, f"{where}: only a charged answer is replayed"
+        assert charged == "0", f"{where}: a replay charged {charged}"
+        if payload is not None and "credits_charged" in payload:
+            assert payload["credits_charged"] == cost, f"{where}: replayed body credits_charged {payload['credits_charged']}"
+        return None
     if status == 402 and payload is not None:
         assert payload.get("required") == cost, f"{where}: required is {payload.get('required')}, the price is {cost}"
         assert payload.get("balance") == int(remaining) < cost, (

@@ -46,6 +46,7 @@ def _record(response, case) -> None:
         "phase": str(meta.phase.name) if meta else None,
         "request_id": header(response, "X-Request-Id"),
         "charged": header(response, "X-Credits-Charged"),
+        "replayed": header(response, "Idempotent-Replayed") == "true",
     }
     with _lock, (OUTPUT / "responses.jsonl").open("a", encoding="utf-8") as out:
         _seen[case.operation.label].add(str(response.status_code))
