@@ -1,11 +1,16 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
 import type { Sql } from './db/client.ts';
+import { poolUse } from './db/pool-use.ts';
+import { silentLogger, type Logger } from './logger.ts';
+import { Metrics } from './metrics.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
 import { contractRouting } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
+import { observeRequests } from './middleware/observability.ts';
 import { requestId } from './middleware/request-id.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { parameterError } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
@@ -14,16 +19,32 @@ import { registerAdvertiserSummary } from './routes/advertiser-summary.ts';
 import { registerBrandBidReport } from './routes/brand-bid-report.ts';
 import { registerContractDocuments } from './routes/contract-documents.ts';
 import { registerDomainSummary } from './routes/domain-summary.ts';
+import { registerHealthz } from './routes/healthz.ts';
+import { registerMetrics } from './routes/metrics.ts';
+import { registerReadyz } from './routes/readyz.ts';
+import { allowedMethods } from './spec.ts';
 
 export interface AppDependencies {
   sql: Sql;
   /** The service's clock; the history window follows it. */
   now?: () => Date;
+  /** Where the request log goes; nowhere by default (tests that read it pass their own). */
+  logger?: Logger;
+  /** The app's metrics, served at /metrics; new ones by default. */
+  metrics?: Metrics;
+  /** How long /readyz waits for the database before it answers 503. */
+  readinessTimeoutMs?: number;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp({ sql, now = () => new Date() }: AppDependencies): App {
+export function createApp({
+  sql,
+  now = () => new Date(),
+  logger = silentLogger,
+  metrics = new Metrics(poolUse(sql)),
+  readinessTimeoutMs = 2_000,
+}: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -32,17 +53,24 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
   });
 
   app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql));
+  app.use('*', observeRequests({ logger, metrics }));
+  app.use('*', securityHeaders);
+  app.use('/api/*', contractRouting, authentication, billing(sql, metrics));
+  // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
+  for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now };
+  const deps = { sql, now, logger, metrics, readinessTimeoutMs };
   registerAdvertiserSummary(app, deps);
   registerDomainSummary(app, deps);
   registerAdvertiserHistory(app, deps);
   registerAdvertiserLandingDomains(app, deps);
   registerBrandBidReport(app, deps);
   registerAccount(app, deps);
+  registerHealthz(app);
+  registerReadyz(app, deps);
+  registerMetrics(app, deps);
   registerContractDocuments(app);
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent('securitySchemes', name, { ...scheme });

@@ -16,6 +16,8 @@ export interface Config {
   poolSize: number;
   /** Load the synthetic demo dataset when the database holds no observations. */
   loadDemoData: boolean;
+  /** How long /readyz waits for the database before it answers 503. */
+  readinessTimeoutMs: number;
 }
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
@@ -35,5 +37,6 @@ export function loadConfig(): Config {
     host: process.env.HOST || '127.0.0.1',
     poolSize: intFromEnv('DB_POOL_SIZE', 10),
     loadDemoData: process.env.DEMO_DATA !== 'off',
+    readinessTimeoutMs: intFromEnv('READYZ_TIMEOUT_MS', 2_000),
   };
 }

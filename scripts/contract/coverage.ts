@@ -93,7 +93,7 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
     'schemathesis check and the alk_fuzz checks held for those responses); "fault injection" means',
     'scripts/contract/faults.ts produced it on the same live service, validated against openapi.yaml.',
     '500 and 503 are also proven in `npm test` by test/middleware/refunds.test.ts (500, refund) and',
-    'test/middleware/unavailable.test.ts (503). No operation documents 429: there is no rate limit yet.',
+    'test/middleware/unavailable.test.ts and test/routes/readyz.test.ts (503). No operation documents 429: there is no rate limit yet.',
     '',
     run,
     '',

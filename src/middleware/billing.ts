@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.ts';
 import type { Sql } from '../db/client.ts';
 import { debit, findCaller, refund } from '../db/billing.ts';
 import { asApiError, insufficientCredits, unauthorized } from '../errors.ts';
+import type { Metrics } from '../metrics.ts';
 import { errorResponse } from './errors.ts';
 
 /**
@@ -12,9 +13,10 @@ import { errorResponse } from './errors.ts';
  * - refunds a charged call that failed on the server's side;
  * - settles "key before parameters" for calls rejected before the debit: a 400 from a key that
  *   turns out not to be valid becomes the 401 it should have been;
- * - puts `X-Credits-Charged` / `X-Credits-Remaining` on every answer to a valid key.
+ * - puts `X-Credits-Charged` / `X-Credits-Remaining` on every answer to a valid key;
+ * - counts the credits charged and refunded in the metrics, where they move in the ledger.
  */
-export const billing = (sql: Sql) =>
+export const billing = (sql: Sql, metrics: Pick<Metrics, 'creditsCharged' | 'creditsRefunded'>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const { creditCost, operationId } = c.var.operation;
     let chargeId: number | null = null;
@@ -31,6 +33,7 @@ export const billing = (sql: Sql) =>
         throw insufficientCredits(creditCost, result.balance);
       }
       chargeId = result.chargeId;
+      if (chargeId !== null) metrics.creditsCharged(operationId, creditCost);
       const credits = { credits_charged: creditCost, credits_remaining: result.balance };
       c.set('credits', credits);
       return { ...credits, key_prefix: result.caller.keyPrefix };
@@ -49,6 +52,7 @@ export const billing = (sql: Sql) =>
     }
     if (chargeId !== null && c.res.status >= 500) {
       const { refunded, balance } = await refund(sql, chargeId, c.var.requestId);
+      metrics.creditsRefunded(operationId, refunded);
       c.set('creditsRefunded', refunded);
       c.set('credits', { credits_charged: 0, credits_remaining: balance });
       c.res = undefined;

@@ -27,12 +27,9 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(errorBody(error, extra, message), error.status, headers);
 }
 
+/** The failure itself is logged with the request's log line (observability.ts). */
 export function onError(error: Error, c: Context<AppEnv>): Response {
-  const apiError = asApiError(error);
-  if (apiError.isServerError) {
-    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, apiError.cause ?? apiError);
-  }
-  return errorResponse(c, apiError);
+  return errorResponse(c, asApiError(error));
 }
 
 export function onNotFound(c: Context<AppEnv>): Response {

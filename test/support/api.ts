@@ -1,4 +1,4 @@
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, type App, type AppDependencies } from '../../src/app.ts';
 import { createAccount, createApiKey } from '../../src/db/accounts.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { validateResponse, type ValidatedResponse } from './contract.ts';
@@ -22,9 +22,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function createTestApi(options: { now?: () => Date } = {}): Promise<TestApi> {
+export async function createTestApi(options: Omit<AppDependencies, 'sql'> = {}): Promise<TestApi> {
   const db = await createTestDatabase();
-  const app = createApp({ sql: db.sql, now: options.now });
+  const app = createApp({ sql: db.sql, ...options });
   const api: TestApi = {
     db,
     app,

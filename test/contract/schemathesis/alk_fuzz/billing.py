@@ -2,8 +2,9 @@
 
 openapi.yaml states the order of checks (path, method, key, parameters, balance, query) and who
 pays: 401, 400, 402 and 405 are free, 200 and a data 404 cost the operation's `x-credit-cost`,
-and the credit headers and body fields agree. Schemathesis validates the shapes; this check
-validates those rules on every response, knowing which key each request carried.
+and the credit headers and body fields agree. The operations endpoints (`security: []`) need no
+key and ignore any: never 401, never a credit header. Schemathesis validates the shapes; this
+check validates those rules on every response, knowing which key each request carried.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import schemathesis
 
 from .keys import REFUSED
-from .responses import body, header, key_kind, price
+from .responses import body, header, key_kind, needs_no_key, price
 
 
 @schemathesis.check
@@ -31,6 +32,11 @@ def keys_and_credits(ctx, response, case):
         assert charged is None and remaining is None, f"{where}: a 405 must carry no credit headers"
         payload = body(response)
         assert isinstance(payload, dict) and payload.get("error") == "method_not_allowed", f"{where}: body {payload!r}"
+        return None
+
+    if needs_no_key(case):
+        assert status != 401, f"{where}; an operation without security must ignore the key"
+        assert charged is None and remaining is None, f"{where}: a free operation without a key sends no credit headers"
         return None
 
     if kind in REFUSED:
