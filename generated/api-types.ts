@@ -148,10 +148,95 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `200` while the process runs and serves HTTP. It does not touch the database, so an
+         *     orchestrator restarts the service only when the process itself is stuck, not when the
+         *     database is away (that is what `/readyz` reports). Free, without a key or credit headers.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers `200` when the database answers within a short timeout (2 seconds unless
+         *     `READYZ_TIMEOUT_MS` says otherwise) and has every migration this version of the service
+         *     ships. Otherwise it answers `503 unavailable` with `Retry-After`, within that timeout, so a
+         *     load balancer sends calls only to an instance that can serve them. Free, without a key or
+         *     credit headers.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics
+         * @description The service's metrics in the Prometheus text exposition format: requests by operation and
+         *     status, request duration by operation, credits charged and refunded by operation, the
+         *     database pool's size, open connections and queries in flight, and the process's own
+         *     metrics (CPU, memory, event loop, garbage collection). Labels name operations by their
+         *     `operationId`, never by URL, so no key or query can appear in them. Free, without a key
+         *     or credit headers; a deployment should expose it to its monitoring network only.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        Health: {
+            /**
+             * @description Always `ok`; the answer itself is the signal.
+             * @constant
+             */
+            status: "ok";
+        };
+        Readiness: {
+            /**
+             * @description Always `ready`; an instance that is not ready answers `503`.
+             * @constant
+             */
+            status: "ready";
+        };
         /** @description Text with at least one character that is not white space. */
         NonBlankText: string;
         /**
@@ -371,6 +456,8 @@ export type components = {
         NameParameterError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -388,6 +475,8 @@ export type components = {
         DomainParameterError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -402,6 +491,8 @@ export type components = {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -413,6 +504,8 @@ export type components = {
         InsufficientCredits3: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -427,6 +520,8 @@ export type components = {
         InsufficientCredits9: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -441,6 +536,8 @@ export type components = {
         InsufficientCredits15: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -455,6 +552,8 @@ export type components = {
         InsufficientCredits60: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -469,6 +568,8 @@ export type components = {
         AdvertiserNotFound3: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -484,6 +585,8 @@ export type components = {
         AdvertiserNotFound9: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -499,6 +602,8 @@ export type components = {
         AdvertiserNotFound15: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -514,6 +619,8 @@ export type components = {
         DomainNotFound3: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -529,6 +636,8 @@ export type components = {
         DomainNotFound60: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -544,6 +653,8 @@ export type components = {
         MethodNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -558,6 +669,8 @@ export type components = {
         IdempotencyKeyReused: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -575,6 +688,8 @@ export type components = {
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Retry-After": components["headers"]["Retry-After"];
                 RateLimit: components["headers"]["RateLimit-Exhausted"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy-Enforced"];
@@ -590,6 +705,8 @@ export type components = {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -608,6 +725,8 @@ export type components = {
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
@@ -658,7 +777,8 @@ export type components = {
         /**
          * @description Identifies this request in the service's logs and ledger; quote it to support. Sent on
          *     every response. A caller's own `X-Request-Id` of 8 to 128 characters from
-         *     `A-Z a-z 0-9 . _ -` is echoed; otherwise the service makes a UUID.
+         *     `A-Z a-z 0-9 . _ -` is echoed, unless it starts with `alk_` (it could be an API key, which
+         *     the service never logs or echoes); otherwise the service makes a UUID.
          * @example 3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13
          */
         "X-Request-Id": string;
@@ -725,6 +845,16 @@ export type components = {
          */
         "RateLimit-Exhausted": components["schemas"]["RateLimitField"];
         /**
+         * @description Never store the response; every answer is computed, and most are charged, per call.
+         * @example no-store
+         */
+        "Cache-Control": "no-store";
+        /**
+         * @description Browsers must not guess a content type other than the one sent.
+         * @example nosniff
+         */
+        "X-Content-Type-Options": "nosniff";
+        /**
          * @description Seconds to wait before retrying.
          * @example 5
          */
@@ -767,6 +897,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -826,6 +958,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -881,6 +1015,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -936,6 +1072,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -995,6 +1133,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
@@ -1030,6 +1170,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1045,6 +1187,79 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers and is migrated; the service can serve calls. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current metrics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
 }

@@ -1,6 +1,24 @@
 // Generated from openapi.yaml by `npm run generate`. Do not edit.
 import { createRoute, z } from '@hono/zod-openapi'
 
+const HealthSchema = z
+  .strictObject({
+    status: z
+      .literal('ok')
+      .openapi({ description: 'Always `ok`; the answer itself is the signal.' }),
+  })
+  .openapi({ required: ['status'] })
+  .openapi('Health')
+
+const ReadinessSchema = z
+  .strictObject({
+    status: z
+      .literal('ready')
+      .openapi({ description: 'Always `ready`; an instance that is not ready answers `503`.' }),
+  })
+  .openapi({ required: ['status'] })
+  .openapi('Readiness')
+
 const NonBlankTextSchema = z
   .string()
   .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
@@ -447,8 +465,23 @@ const XRequestIdHeaderSchema = z
   .max(128)
   .openapi({
     description:
-      "Identifies this request in the service's logs and ledger; quote it to support. Sent on\nevery response. A caller's own `X-Request-Id` of 8 to 128 characters from\n`A-Z a-z 0-9 . _ -` is echoed; otherwise the service makes a UUID.\n",
+      "Identifies this request in the service's logs and ledger; quote it to support. Sent on\nevery response. A caller's own `X-Request-Id` of 8 to 128 characters from\n`A-Z a-z 0-9 . _ -` is echoed, unless it starts with `alk_` (it could be an API key, which\nthe service never logs or echoes); otherwise the service makes a UUID.\n",
     example: '3f1c2a9e-5b7d-4c1e-9a8f-0d2b6e4c7a13',
+  })
+
+const CacheControlHeaderSchema = z
+  .literal('no-store')
+  .openapi({
+    description:
+      'Never store the response; every answer is computed, and most are charged, per call.',
+    example: 'no-store',
+  })
+
+const XContentTypeOptionsHeaderSchema = z
+  .literal('nosniff')
+  .openapi({
+    description: 'Browsers must not guess a content type other than the one sent.',
+    example: 'nosniff',
   })
 
 const XCreditsChargedHeaderSchema = CreditsSchema.openapi({
@@ -480,6 +513,8 @@ const NameParameterErrorResponse = {
     'The `name` parameter is missing, empty, white space only, longer than 512 code points or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -519,6 +554,8 @@ const DomainParameterErrorResponse = {
     'The `domain` parameter is missing, empty, not a host with a registrable domain, or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -562,6 +599,8 @@ const UnauthorizedResponse = {
     'The key is missing, malformed, unknown or revoked, the account is disabled, or the two key headers disagree. Free.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'WWW-Authenticate': WWWAuthenticateHeaderSchema,
   }),
   content: {
@@ -584,6 +623,8 @@ const InsufficientCredits3Response = {
   description: "The balance is below this call's price of 3 credits. Nothing was charged.",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -610,6 +651,8 @@ const InsufficientCredits9Response = {
   description: "The balance is below this call's price of 9 credits. Nothing was charged.",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -636,6 +679,8 @@ const InsufficientCredits15Response = {
   description: "The balance is below this call's price of 15 credits. Nothing was charged.",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -662,6 +707,8 @@ const InsufficientCredits60Response = {
   description: "The balance is below this call's price of 60 credits. Nothing was charged.",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -698,6 +745,8 @@ const AdvertiserNotFound3Response = {
     'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -726,6 +775,8 @@ const AdvertiserNotFound9Response = {
     'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -754,6 +805,8 @@ const AdvertiserNotFound15Response = {
     'No advertiser identifier currently carries this name. Charged, because the lookup ran.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -782,6 +835,8 @@ const DomainNotFound3Response = {
     'No ad lands on this domain and it was never crawled. Charged, because the lookup ran.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -810,6 +865,8 @@ const DomainNotFound60Response = {
     'No ad lands on this domain and it was never crawled. Charged, because the lookup ran.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -841,7 +898,12 @@ const AllowHeaderSchema = z
 
 const MethodNotAllowedResponse = {
   description: 'This path answers only `GET` and `HEAD`; the `Allow` header lists them. Free.',
-  headers: z.object({ 'X-Request-Id': XRequestIdHeaderSchema, Allow: AllowHeaderSchema }),
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    Allow: AllowHeaderSchema,
+  }),
   content: {
     'application/json': {
       schema: MethodNotAllowedErrorSchema,
@@ -859,6 +921,8 @@ const IdempotencyKeyReusedResponse = {
     'The `Idempotency-Key` was used in the last 24 hours for another operation or another\nquery of this account. Nothing ran and nothing was charged; use a new key for a new request.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -901,6 +965,8 @@ const RateLimitedResponse = {
     'This API key made more requests than its quota in the current window. Nothing ran and\nnothing was charged; retry after `Retry-After` seconds, when the window resets.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'Retry-After': RetryAfterHeaderSchema,
     RateLimit: RateLimitExhaustedHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyEnforcedHeaderSchema,
@@ -938,6 +1004,8 @@ const InternalErrorResponse = {
     'The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
@@ -965,6 +1033,8 @@ const UnavailableResponse = {
     "The service's database is unreachable for the moment, or the first request with the same\n`Idempotency-Key` is still running after 10 seconds; retry after `Retry-After` seconds. Any\ncredits charged for this call were refunded.\n",
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'Retry-After': RetryAfterHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
@@ -1082,6 +1152,8 @@ export const getApiV1AdvertiserRoute = createRoute({
       description: 'The advertiser summary. Charged.',
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -1139,6 +1211,8 @@ export const getApiV1DomainRoute = createRoute({
       description: 'The domain summary. Charged.',
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -1204,6 +1278,8 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
       description: "The advertiser's monthly history. Charged.",
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -1262,6 +1338,8 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
       description: "The advertiser's landing domains. Charged.",
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -1319,6 +1397,8 @@ export const getApiV1BrandbidRoute = createRoute({
       description: 'The brand-bid report. Charged.',
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
@@ -1387,6 +1467,8 @@ export const getApiV1AccountRoute = createRoute({
       description: "The caller's balance. Free.",
       headers: z.object({
         'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
@@ -1405,4 +1487,98 @@ export const getApiV1AccountRoute = createRoute({
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
+})
+
+export const getHealthzRoute = createRoute({
+  method: 'get',
+  path: '/healthz',
+  tags: ['Operations'],
+  summary: 'Liveness',
+  description:
+    'Answers `200` while the process runs and serves HTTP. It does not touch the database, so an\norchestrator restarts the service only when the process itself is stuck, not when the\ndatabase is away (that is what `/readyz` reports). Free, without a key or credit headers.\n',
+  operationId: 'getHealth',
+  responses: {
+    200: {
+      description: 'The process is up.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+      }),
+      content: {
+        'application/json': { schema: HealthSchema, examples: { up: { value: { status: 'ok' } } } },
+      },
+    },
+    405: MethodNotAllowedResponse,
+  },
+  security: [],
+})
+
+export const getReadyzRoute = createRoute({
+  method: 'get',
+  path: '/readyz',
+  tags: ['Operations'],
+  summary: 'Readiness',
+  description:
+    'Answers `200` when the database answers within a short timeout (2 seconds unless\n`READYZ_TIMEOUT_MS` says otherwise) and has every migration this version of the service\nships. Otherwise it answers `503 unavailable` with `Retry-After`, within that timeout, so a\nload balancer sends calls only to an instance that can serve them. Free, without a key or\ncredit headers.\n',
+  operationId: 'getReadiness',
+  responses: {
+    200: {
+      description: 'The database answers and is migrated; the service can serve calls.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: ReadinessSchema,
+          examples: { ready: { value: { status: 'ready' } } },
+        },
+      },
+    },
+    405: MethodNotAllowedResponse,
+    503: UnavailableResponse,
+  },
+  security: [],
+})
+
+export const getMetricsRoute = createRoute({
+  method: 'get',
+  path: '/metrics',
+  tags: ['Operations'],
+  summary: 'Metrics',
+  description:
+    "The service's metrics in the Prometheus text exposition format: requests by operation and\nstatus, request duration by operation, credits charged and refunded by operation, the\ndatabase pool's size, open connections and queries in flight, and the process's own\nmetrics (CPU, memory, event loop, garbage collection). Labels name operations by their\n`operationId`, never by URL, so no key or query can appear in them. Free, without a key\nor credit headers; a deployment should expose it to its monitoring network only.\n",
+  operationId: 'getMetrics',
+  responses: {
+    200: {
+      description: 'The current metrics.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+      }),
+      content: {
+        'text/plain': {
+          schema: z
+            .string()
+            .regex(/^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* /)
+            .max(1048576)
+            .openapi({
+              description: 'Prometheus text exposition format 0.0.4 (`text/plain; version=0.0.4`).',
+            }),
+          examples: {
+            excerpt: {
+              summary: 'An excerpt',
+              value:
+                '# HELP alk_http_requests_total Requests answered, by operation and status code.\n# TYPE alk_http_requests_total counter\nalk_http_requests_total{operation="getAdvertiserSummary",status="200"} 12\n# HELP alk_credits_charged_total Credits debited, by operation (refunds are counted apart).\n# TYPE alk_credits_charged_total counter\nalk_credits_charged_total{operation="getAdvertiserSummary"} 36\n',
+            },
+          },
+        },
+      },
+    },
+    405: MethodNotAllowedResponse,
+  },
+  security: [],
 })

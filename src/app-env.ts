@@ -26,5 +26,7 @@ export interface AppEnv {
     quota: Quota | undefined;
     /** Credits given back because the call failed on the server's side. */
     creditsRefunded: number | undefined;
+    /** The docs page's script nonce, set by its Content-Security-Policy (hono's secureHeaders). */
+    secureHeadersNonce?: string;
   };
 }

@@ -2,12 +2,17 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config.ts';
 import type { Sql } from './db/client.ts';
+import { poolUse } from './db/pool-use.ts';
+import { silentLogger, type Logger } from './logger.ts';
+import { Metrics } from './metrics.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
 import { contractRouting } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { KeyRateLimit, type RateLimitPolicy } from './middleware/rate-limit.ts';
+import { observeRequests } from './middleware/observability.ts';
 import { requestId } from './middleware/request-id.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { parameterError } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
@@ -16,6 +21,10 @@ import { registerAdvertiserSummary } from './routes/advertiser-summary.ts';
 import { registerBrandBidReport } from './routes/brand-bid-report.ts';
 import { registerContractDocuments } from './routes/contract-documents.ts';
 import { registerDomainSummary } from './routes/domain-summary.ts';
+import { registerHealthz } from './routes/healthz.ts';
+import { registerMetrics } from './routes/metrics.ts';
+import { registerReadyz } from './routes/readyz.ts';
+import { allowedMethods } from './spec.ts';
 
 export interface AppDependencies {
   sql: Sql;
@@ -23,13 +32,26 @@ export interface AppDependencies {
   now?: () => Date;
   /** The per-key rate limit; a quota of 0 requests turns it off. Default: the generous limit of the config. */
   rateLimit?: RateLimitPolicy;
+  /** Where the request log goes; nowhere by default (tests that read it pass their own). */
+  logger?: Logger;
+  /** The app's metrics, served at /metrics; new ones by default. */
+  metrics?: Metrics;
+  /** How long /readyz waits for the database before it answers 503. */
+  readinessTimeoutMs?: number;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { requests: DEFAULT_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
 
-export function createApp({ sql, now = () => new Date(), rateLimit = DEFAULT_RATE_LIMIT }: AppDependencies): App {
+export function createApp({
+  sql,
+  now = () => new Date(),
+  logger = silentLogger,
+  metrics = new Metrics(poolUse(sql)),
+  readinessTimeoutMs = 2_000,
+  rateLimit = DEFAULT_RATE_LIMIT,
+}: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -38,17 +60,24 @@ export function createApp({ sql, now = () => new Date(), rateLimit = DEFAULT_RAT
   });
 
   app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql, { now, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  app.use('*', observeRequests({ logger, metrics }));
+  app.use('*', securityHeaders);
+  app.use('/api/*', contractRouting, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
+  for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now };
+  const deps = { sql, now, logger, metrics, readinessTimeoutMs };
   registerAdvertiserSummary(app, deps);
   registerDomainSummary(app, deps);
   registerAdvertiserHistory(app, deps);
   registerAdvertiserLandingDomains(app, deps);
   registerBrandBidReport(app, deps);
   registerAccount(app, deps);
+  registerHealthz(app);
+  registerReadyz(app, deps);
+  registerMetrics(app, deps);
   registerContractDocuments(app);
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent('securitySchemes', name, { ...scheme });
@@ -65,4 +94,4 @@ export function servedContract(app: App) {
   });
 }
 
-export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now'>>;
+export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now' | 'logger' | 'metrics' | 'readinessTimeoutMs'>>;

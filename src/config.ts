@@ -18,6 +18,8 @@ export interface Config {
   loadDemoData: boolean;
   /** Requests one API key may make per minute; 0 turns the rate limit off (benchmarks). */
   rateLimitPerMinute: number;
+  /** How long /readyz waits for the database before it answers 503. */
+  readinessTimeoutMs: number;
 }
 
 /** Generous: ten calls a second, sustained, for every key; a client within it never sees 429. */
@@ -41,5 +43,6 @@ export function loadConfig(): Config {
     poolSize: intFromEnv('DB_POOL_SIZE', 10),
     loadDemoData: process.env.DEMO_DATA !== 'off',
     rateLimitPerMinute: process.env.RATE_LIMIT_PER_MINUTE === 'off' ? 0 : intFromEnv('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
+    readinessTimeoutMs: intFromEnv('READYZ_TIMEOUT_MS', 2_000),
   };
 }

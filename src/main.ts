@@ -1,15 +1,19 @@
 import { loadConfig } from './config.ts';
 import { demoCurlLines, ensureDemoAccount } from './demo.ts';
+import { createLogger } from './logger.ts';
 import { loadDemoDataset } from './synthetic/load.ts';
 import { startService } from './server.ts';
 
 const log = (line: string) => console.log(line);
 const startedAt = performance.now();
 const config = loadConfig();
+// Machine-readable JSON lines (start, stop, one per request); `log` keeps the lines for people.
+const logger = createLogger();
 let demoKey: string | null = null;
 
 const service = await startService(config, {
   log,
+  logger,
   async prepare(sql) {
     if (config.loadDemoData) {
       const loaded = await loadDemoDataset(sql);
@@ -23,6 +27,7 @@ const service = await startService(config, {
 });
 
 log(`Advertiser and Landing-Domain Lookup API listening on ${service.url} (ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s)`);
+logger.info({ url: service.url, startup_ms: Math.round(performance.now() - startedAt) }, 'service started');
 log(`  Reference docs: ${service.url}/docs    Contract: ${service.url}/openapi.yaml`);
 if (demoKey) {
   log('');
@@ -39,8 +44,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
+    logger.info({ signal }, 'service stopping');
     service.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info('service stopped');
+        process.exit(0);
+      },
       (error) => {
         console.error(error);
         process.exit(1);

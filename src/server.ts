@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { connect, type Sql } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
+import type { Logger } from './logger.ts';
 
 export interface RunningService {
   url: string;
@@ -16,13 +17,15 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Runs after migrations, before the port opens (the demo data and account). */
   prepare?: (sql: Sql) => Promise<void>;
+  /** The structured log the app writes a line per request to. */
+  logger?: Logger;
 }
 
 /**
  * Starts the database (the embedded server unless DATABASE_URL is set), applies pending
  * migrations, prepares, and listens.
  */
-export async function startService(config: Config, { log, prepare }: StartOptions): Promise<RunningService> {
+export async function startService(config: Config, { log, prepare, logger }: StartOptions): Promise<RunningService> {
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl === undefined) {
@@ -40,7 +43,12 @@ export async function startService(config: Config, { log, prepare }: StartOption
   try {
     await migrate(databaseUrl);
     await prepare?.(sql);
-    const app = createApp({ sql, rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 } });
+    const app = createApp({
+      sql,
+      logger,
+      readinessTimeoutMs: config.readinessTimeoutMs,
+      rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 },
+    });
     const port = await new Promise<number>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
       server.once('error', reject);

@@ -31,6 +31,14 @@ describe('first run (npm start)', () => {
     const summary = await get(`${first.url}/api/v1/advertiser?name=Globex%20Retail`, key!);
     expect(summary.status).toBe(200);
     expect(await first.stop()).toBe(0);
+    // The structured log: JSON lines for start, each request and stop; the key only in the lines for people.
+    const json = first.outputNow().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(json.map((line) => line.msg)).toEqual(['service started', 'request', 'request', 'service stopping', 'service stopped']);
+    expect(json[0]).toMatchObject({ level: 'info', url: first.url });
+    expect(json[1]).toMatchObject({ operation: 'getAccount', status: 200, credits_charged: 0 });
+    expect(json[2]).toMatchObject({ operation: 'getAdvertiserSummary', status: 200, credits_charged: 3 });
+    expect(json[3]).toMatchObject({ signal: 'SIGTERM' });
+    expect(JSON.stringify(json)).not.toContain(key!.slice(0, 12));
 
     const second = await startService(env);
     expect(second.output).not.toMatch(/alk_/);

@@ -102,7 +102,7 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
     'scripts/contract/retries-and-limits.ts did (on the live service, and on a second service process',
     'on the same database with a low quota), each answer checked free in the ledger.',
     '500 and 503 are also proven in `npm test` by test/middleware/refunds.test.ts (500, refund) and',
-    'test/middleware/unavailable.test.ts (503); 422 and 429 by test/middleware/idempotency.test.ts and',
+    'test/middleware/unavailable.test.ts and test/routes/readyz.test.ts (503); 422 and 429 by test/middleware/idempotency.test.ts and',
     'test/middleware/rate-limit.test.ts.',
     '',
     run,

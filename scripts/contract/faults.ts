@@ -1,13 +1,14 @@
 import type { Sql } from '../../src/db/client.ts';
 import { contractOperations } from '../../src/spec.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
-import { validateResponse } from '../../test/support/contract.ts';
+import { spec, validateResponse } from '../../test/support/contract.ts';
 import type { DatabaseProxy } from './db-proxy.ts';
 
 /**
  * The two documented codes a healthy service never gives, produced on the same live service by
  * real faults: 500 when a query fails (a table the query reads is renamed away, so PostgreSQL
- * itself fails it), 503 when the database is unreachable (every connection is cut and refused).
+ * itself fails it), 503 when the database is unreachable (every connection is cut and refused;
+ * /readyz answers 503 then too).
  * Every response is validated against openapi.yaml, and the refunds are checked in the ledger.
  */
 export interface FaultRecord {
@@ -80,9 +81,11 @@ export async function produceServerErrors(
   });
 
   log('Fault injection: database connections cut and refused (503)');
+  // Every operation that documents 503: the billed ones, the account and the readiness probe.
+  const documents503 = contractOperations.filter((op) => '503' in spec.paths[op.path][op.method.toLowerCase()].responses);
   proxy.cut();
   try {
-    for (const operation of contractOperations) {
+    for (const operation of documents503) {
       const { validated } = await call(operation.operationId);
       expect(validated.status === 503 && validated.body.error === 'unavailable' && validated.body.credits_refunded === 0, operation.operationId, validated);
       expect(validated.headers.get('retry-after') === '5', `${operation.operationId}: Retry-After`, validated);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
 import { projectRoot } from '../../src/config.ts';
 
 /** The real service process (`src/main.ts`, what `npm start` runs), on a given database. */
@@ -6,7 +7,7 @@ export interface ServiceProcess {
   url: string;
   /** The demo account's key, printed once at the first start (null for a later process on the same database). */
   demoKey: string | null;
-  /** Lines the service wrote to stderr since `mark()` (its error log). */
+  /** Its error log since `mark()`: lines on stderr, and JSON log lines at level error or fatal. */
   errorsSince(mark: number): string[];
   mark(): number;
   stop(): Promise<void>;
@@ -27,37 +28,52 @@ export async function startService(databaseUrl: string, log: (line: string) => v
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'on', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(...chunk.split('\n').filter(Boolean)));
+  // Whole lines (a chunk may end mid-line): the service's JSON log lines must parse.
+  const stdoutLines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
+  const stderrLines = readline.createInterface({ input: child.stderr, crlfDelay: Infinity });
+  const startup: string[] = [];
+  const errors: string[] = [];
+  stderrLines.on('line', (line) => line && errors.push(line));
+  stdoutLines.on('line', (line) => isErrorLogLine(line) && errors.push(line));
   const started = await new Promise<{ url: string; demoKey: string | null }>((resolve, reject) => {
     let url: string | undefined;
     const timer = setTimeout(() => fail(new Error('the service did not start within 180 s')), 180_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      reject(new Error(`${error.message}\n${[...stdout, ...stderr].join('\n')}`));
+      reject(new Error(`${error.message}\n${[...startup, ...errors].join('\n')}`));
     };
     child.once('exit', (code) => fail(new Error(`the service exited with code ${code} before it was ready`)));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const line of chunk.split('\n').filter(Boolean)) {
-        stdout.push(line);
-        url ??= LISTENING.exec(line)?.[1];
-        const demoKey = DEMO_KEY.exec(line)?.[1] ?? (DEMO_EXISTS.test(line) ? null : undefined);
-        if (url && demoKey !== undefined) {
-          clearTimeout(timer);
-          child.removeAllListeners('exit');
-          resolve({ url, demoKey });
-        }
+    const onStartupLine = (line: string) => {
+      startup.push(line);
+      url ??= LISTENING.exec(line)?.[1];
+      const demoKey = DEMO_KEY.exec(line)?.[1] ?? (DEMO_EXISTS.test(line) ? null : undefined);
+      if (url && demoKey !== undefined) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        stdoutLines.off('line', onStartupLine);
+        resolve({ url, demoKey });
       }
-    });
+    };
+    stdoutLines.on('line', onStartupLine);
   });
   log(`Service (src/main.ts) listening on ${started.url}`);
   return {
     ...started,
-    mark: () => stderr.length,
-    errorsSince: (mark) => stderr.slice(mark),
+    mark: () => errors.length,
+    errorsSince: (mark) => errors.slice(mark),
     stop: () => stopProcess(child),
   };
+}
+
+/** A structured log line (logger.ts) of level error or fatal: a 500, or worse. */
+function isErrorLogLine(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const { level } = JSON.parse(line) as { level?: unknown };
+    return level === 'error' || level === 'fatal';
+  } catch {
+    return false;
+  }
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

@@ -5,6 +5,7 @@ import { CoalescedDebits } from '../billing/coalesced-debits.ts';
 import { findCaller, refund } from '../db/billing.ts';
 import { recordClaimCharge, type Claim } from '../db/idempotency.ts';
 import { asApiError, insufficientCredits, rateLimited, unauthorized } from '../errors.ts';
+import type { Metrics } from '../metrics.ts';
 import { idempotencyKeyParameter } from '../params.ts';
 import { errorResponse } from './errors.ts';
 import { canonicalQuery, idempotency } from './idempotency.ts';
@@ -15,6 +16,7 @@ export interface BillingOptions {
   now: () => Date;
   /** The per-key rate limit; null when it is turned off. */
   rateLimit: KeyRateLimit | null;
+  metrics: Pick<Metrics, 'creditsCharged' | 'creditsRefunded'>;
 }
 
 /**
@@ -29,9 +31,10 @@ export interface BillingOptions {
  * - settles "key before parameters" for calls rejected before the debit: a 400 from a key that
  *   turns out not to be valid becomes the 401 it should have been;
  * - puts `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer
- *   to a valid key.
+ *   to a valid key;
+ * - counts the credits charged and refunded in the metrics, where they move in the ledger.
  */
-export const billing = (sql: Sql, { now, rateLimit }: BillingOptions) => {
+export const billing = (sql: Sql, { now, metrics, rateLimit }: BillingOptions) => {
   const idempotent = idempotency(sql, { now, rateLimit });
   const debits = new CoalescedDebits(sql);
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -78,6 +81,7 @@ export const billing = (sql: Sql, { now, rateLimit }: BillingOptions) => {
         throw insufficientCredits(creditCost, result.balance);
       }
       call.chargeId = result.chargeId;
+      if (result.chargeId !== null) metrics.creditsCharged(operationId, creditCost);
       if (call.claim !== null && result.chargeId !== null) await recordClaimCharge(sql, call.claim, result.chargeId);
       const credits = { credits_charged: creditCost, credits_remaining: result.balance };
       c.set('credits', credits);
@@ -98,6 +102,7 @@ export const billing = (sql: Sql, { now, rateLimit }: BillingOptions) => {
     if (call.chargeId !== null && c.res.status >= 500) {
       const { refunded, balance } = await refund(sql, call.chargeId, c.var.requestId);
       call.refunded = true;
+      metrics.creditsRefunded(operationId, refunded);
       c.set('creditsRefunded', refunded);
       c.set('credits', { credits_charged: 0, credits_remaining: balance });
       c.res = undefined;

@@ -31,16 +31,11 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(errorBody(error, extra, message), error.status, headers);
 }
 
+/** The failure itself is logged with the request's log line (observability.ts). */
 export function onError(error: Error, c: Context<AppEnv>): Response {
   // A complete answer thrown instead of running the handler: an idempotent replay.
   if (error instanceof HTTPException) return error.getResponse();
-  const apiError = asApiError(error);
-  // A failure with a cause is the service's own; an answer such as "the first request with this
-  // Idempotency-Key is still running" is not, and is not logged as one.
-  if (apiError.isServerError && apiError.cause !== undefined) {
-    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, apiError.cause ?? apiError);
-  }
-  return errorResponse(c, apiError);
+  return errorResponse(c, asApiError(error));
 }
 
 export function onNotFound(c: Context<AppEnv>): Response {

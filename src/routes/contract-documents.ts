@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Scalar } from '@scalar/hono-api-reference';
+import type { AppEnv } from '../app-env.ts';
 import type { App } from '../app.ts';
 import { projectRoot } from '../config.ts';
+import { docsPageSecurityHeaders } from '../middleware/security-headers.ts';
 import { openapiDocument } from '../spec.ts';
 
 const require = createRequire(import.meta.url);
@@ -23,19 +25,22 @@ export function registerContractDocuments(app: App) {
   app.get(SCALAR_SCRIPT_PATH, (c) =>
     c.body(scalarScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' }),
   );
-  app.get(
-    '/docs',
-    Scalar((c) => ({
-      url: '/openapi.json',
-      cdn: SCALAR_SCRIPT_PATH,
-      pageTitle: 'Advertiser and Landing-Domain Lookup API',
-      withDefaultFonts: false,
-      agent: { disabled: true },
-      showDeveloperTools: 'never',
-      defaultOpenAllTags: true,
-      // "Try it" talks to the service that served the page, whatever its port.
-      servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
-    })),
-  );
+  const scalarPage = Scalar<AppEnv>((c) => ({
+    url: '/openapi.json',
+    cdn: SCALAR_SCRIPT_PATH,
+    pageTitle: 'Advertiser and Landing-Domain Lookup API',
+    withDefaultFonts: false,
+    agent: { disabled: true },
+    showDeveloperTools: 'never',
+    defaultOpenAllTags: true,
+    // "Try it" talks to the service that served the page, whatever its port.
+    servers: [{ url: new URL(c.req.url).origin, description: 'This service' }],
+  }));
+
+  // Scalar's page has no nonce option: its script tags get this response's Content-Security-Policy nonce.
+  app.get('/docs', docsPageSecurityHeaders, async (c) => {
+    const page = await (await scalarPage(c, async () => {}))!.text();
+    return c.html(page.replaceAll('<script', `<script nonce="${c.var.secureHeadersNonce}"`));
+  });
   app.get('/', (c) => c.redirect('/docs'));
 }

@@ -123,6 +123,19 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
     expect(anonymous.error).toMatchObject({ error: 'unauthorized' });
   });
 
+  it('the operations endpoints answer without a key: health, readiness, metrics as text', async () => {
+    const anonymous = clientFor({});
+    const health = await anonymous.GET('/healthz');
+    expectTypeOf(health.data).toEqualTypeOf<Schemas['Health'] | undefined>();
+    expect(health.data).toEqual({ status: 'ok' });
+    const ready = await anonymous.GET('/readyz');
+    expectTypeOf(ready.data).toEqualTypeOf<Schemas['Readiness'] | undefined>();
+    expect(ready.data).toEqual({ status: 'ready' });
+    const metrics = await anonymous.GET('/metrics', { parseAs: 'text' });
+    expect(metrics.response.status).toBe(200);
+    expect(metrics.data).toMatch(/^alk_http_requests_total\{operation="getReadiness",status="200"\} 1$/m);
+  });
+
   it('the types refuse what the contract does not allow', () => {
     const misuses = () => [
       // @ts-expect-error `name` is required

@@ -17,19 +17,25 @@ const operations = Object.entries<any>(spec.paths).flatMap(([path, item]) =>
   Object.entries<any>(item).map(([method, operation]) => ({ label: `${method.toUpperCase()} ${path}`, operation })),
 );
 
+/** Sent on every answer: the request id, and the caching and content-type headers. */
+const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
+
 /** The headers every answer with this status documents as always sent (`required: true`). */
 const REQUIRED_HEADERS: Record<string, string[]> = {
-  '200': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '400': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '401': ['X-Request-Id', 'WWW-Authenticate'],
-  '402': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '404': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '405': ['X-Request-Id', 'Allow'],
-  '422': ['X-Request-Id', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '429': ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Credits-Charged', 'X-Credits-Remaining'],
-  '500': ['X-Request-Id'],
-  '503': ['X-Request-Id', 'Retry-After'],
+  '200': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '400': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '401': [...EVERY_ANSWER, 'WWW-Authenticate'],
+  '402': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '404': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '405': [...EVERY_ANSWER, 'Allow'],
+  '422': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '429': [...EVERY_ANSWER, 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '500': EVERY_ANSWER,
+  '503': [...EVERY_ANSWER, 'Retry-After'],
 };
+
+/** An operation that needs no key (`security: []`, the operations endpoints) sends no credit headers. */
+const needsNoKey = (operation: any) => Array.isArray(operation.security) && operation.security.length === 0;
 
 describe('openapi.yaml documents every operation completely', () => {
   it.each(operations)('$label has an operationId, a summary, a description, tags and a price', ({ operation }) => {
@@ -43,12 +49,20 @@ describe('openapi.yaml documents every operation completely', () => {
   it.each(operations)('$label: every response has an example and documents the headers it always carries', ({ operation }) => {
     for (const [status, reference] of Object.entries<any>(operation.responses)) {
       const response = resolve(reference);
-      const examples = response.content['application/json'].examples ?? {};
-      expect(Object.keys(examples).length, `${status} examples`).toBeGreaterThan(0);
+      for (const [mediaType, content] of Object.entries<any>(response.content)) {
+        expect(Object.keys(content.examples ?? {}).length, `${status} ${mediaType} examples`).toBeGreaterThan(0);
+      }
       const required = Object.entries<any>(response.headers ?? {})
         .filter(([, header]) => resolve(header).required === true)
         .map(([name]) => name);
-      expect(required.sort(), `${status} required headers`).toEqual([...(REQUIRED_HEADERS[status] ?? ['X-Request-Id'])].sort());
+      const expected = needsNoKey(operation) && status === '200' ? EVERY_ANSWER : REQUIRED_HEADERS[status] ?? EVERY_ANSWER;
+      expect(required.sort(), `${status} required headers`).toEqual([...expected].sort());
     }
+  });
+
+  it.each(operations.filter(({ operation }) => needsNoKey(operation)))('$label needs no key and is free', ({ operation }) => {
+    expect(operation['x-credit-cost']).toBe(0);
+    expect(operation.responses['401']).toBeUndefined();
+    expect(operation.tags).toEqual(['Operations']);
   });
 });

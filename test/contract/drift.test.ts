@@ -6,7 +6,7 @@ import { spec } from '../support/contract.ts';
 /**
  * The gate between the service and its contract: the OpenAPI document the running app builds from
  * its registered routes must equal `openapi.yaml` once both are reduced to what a client depends
- * on: operations, parameters, status codes, response schemas and headers, and security.
+ * on: operations, parameters, status codes, response media types, schemas and headers, and security.
  */
 const STRUCTURAL = ['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'anyOf', 'oneOf'];
 
@@ -62,7 +62,8 @@ function reduceDocument(document: any) {
         const resolved = deref(document, response);
         responses[status] = {
           headers: Object.keys(resolved.headers ?? {}).sort(),
-          schema: reduceSchema(document, resolved.content?.['application/json']?.schema),
+          mediaTypes: Object.keys(resolved.content ?? {}).sort(),
+          schemas: Object.fromEntries(Object.entries<any>(resolved.content ?? {}).map(([type, content]) => [type, reduceSchema(document, content.schema)])),
         };
       }
       operations[`${method.toUpperCase()} ${path}`] = {

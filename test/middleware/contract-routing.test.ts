@@ -52,5 +52,8 @@ describe('unknown paths and methods (product-decisions §6, §8 order of checks)
     expect(echoed.headers.get('x-request-id')).toBe('client-req-0001');
     const unsafe = await api.request('/api/v1/account', { key, headers: { 'X-Request-Id': 'bad id with spaces' } });
     expect(unsafe.headers.get('x-request-id')).not.toBe('bad id with spaces');
+    // An API key sent as the request id is never echoed (the id is logged and kept in the ledger).
+    const keyAsId = await api.request('/api/v1/account', { key, headers: { 'X-Request-Id': key } });
+    expect(keyAsId.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

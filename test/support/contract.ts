@@ -7,8 +7,9 @@ import { projectRoot } from '../../src/config.ts';
 
 /**
  * Validates every response a test receives against `openapi.yaml` itself (not the generated code):
- * the status code must be documented for the operation, the body must match its schema with its
- * fields in the documented order, and the documented headers must be present and well-typed.
+ * the status code must be documented for the operation, the content type too, the body must match
+ * its schema with its fields in the documented order, and the documented headers must be present
+ * and well-typed (among them `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`).
  */
 export const spec = parse(fs.readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8'));
 const SPEC_ID = 'https://alk.local/openapi.json';
@@ -69,16 +70,15 @@ export async function validateResponse(method: string, url: string, response: Re
   if (!requestId) throw new Error(`${where}: no X-Request-Id header`);
   const pathItem = spec.paths[pathname];
   const isHead = method === 'HEAD';
-  let body: any = undefined;
-  if (!isHead) {
-    if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) {
-      throw new Error(`${where}: content type ${response.headers.get('content-type')} is not JSON: ${text.slice(0, 200)}`);
-    }
-    body = JSON.parse(text);
-  }
+  const contentType = response.headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  // JSON is parsed; a text answer (the metrics) is validated as the string it is.
+  const body: any = isHead ? undefined : mediaType === 'application/json' ? JSON.parse(text) : text;
   if (!pathItem) {
     // Unknown paths are outside the contract; they still answer the documented error shape.
-    if (response.status !== 404 || body?.error !== 'not_found') throw new Error(`${where}: unknown path must answer 404 not_found`);
+    if (response.status !== 404 || mediaType !== 'application/json' || body?.error !== 'not_found') {
+      throw new Error(`${where}: unknown path must answer 404 not_found in JSON`);
+    }
     return { status: response.status, headers: response.headers, body, text };
   }
   const operation = pathItem[method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()] ?? pathItem.get;
@@ -97,12 +97,14 @@ export async function validateResponse(method: string, url: string, response: Re
     if (!validatorFor(schema)(typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
   }
   for (const name of response.headers.keys()) {
-    if (/^(x-credits-|www-authenticate$|allow$|retry-after$|ratelimit$|ratelimit-policy$|idempotent-replayed$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
+    if (/^(x-credits-|www-authenticate$|allow$|retry-after$|ratelimit$|ratelimit-policy$|idempotent-replayed$|cache-control$|x-content-type-options$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
       throw new Error(`${where}: header ${name} is sent but not documented`);
     }
   }
   if (!isHead) {
-    const schema = definition.content['application/json'].schema;
+    const content = definition.content[mediaType];
+    if (!content) throw new Error(`${where}: content type ${contentType} is not documented (${Object.keys(definition.content).join(', ')}): ${text.slice(0, 200)}`);
+    const schema = content.schema;
     const validate = validatorFor(schema);
     if (!validate(body)) throw new Error(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
     assertFieldOrder(body, schema, where);

@@ -3,7 +3,10 @@ import net from 'node:net';
 import { projectRoot } from '../../src/config.ts';
 
 export interface Started {
+  /** What the service printed until it was ready. */
   output: string;
+  /** Everything it printed so far. */
+  outputNow(): string;
   url: string;
   stop(): Promise<number | null>;
 }
@@ -25,8 +28,18 @@ export function startService(env: Record<string, string | undefined>): Promise<S
         clearTimeout(timer);
         resolve({
           output,
+          outputNow: () => output,
           url: match[1],
-          stop: () => new Promise((done) => { child.once('exit', (code) => done(code)); child.kill('SIGTERM'); }),
+          stop: () => new Promise((done) => {
+            // After the exit, the last lines it printed may still be in the pipe: read them first
+            // (up to a second: a child process of its own may hold the pipe open longer).
+            child.once('exit', (code) => {
+              if (child.stdout.readableEnded) return done(code);
+              const grace = setTimeout(() => done(code), 1_000);
+              child.stdout.once('end', () => { clearTimeout(grace); done(code); });
+            });
+            child.kill('SIGTERM');
+          }),
         });
       }
     };

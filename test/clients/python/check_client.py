@@ -23,6 +23,7 @@ from alk_client.api.advertisers import (
     get_advertiser_summary,
 )
 from alk_client.api.domains import get_brand_bid_report, get_domain_summary
+from alk_client.api.operations import get_health, get_metrics, get_readiness
 from alk_client.models import (
     Account,
     AdvertiserHistory,
@@ -32,10 +33,12 @@ from alk_client.models import (
     BrandBidReport,
     DomainParameterError,
     DomainSummary,
+    Health,
     InsufficientCreditsError,
     NameParameterError,
     NotFoundError,
     Profile,
+    Readiness,
     UnauthorizedError,
 )
 from alk_client.types import Response
@@ -139,6 +142,13 @@ r = get_advertiser_landing_domains.sync_detailed(client=revoked, name="Acme Outd
 check("revoked key (401)", r, 401, UnauthorizedError, lambda _: r.headers.get("WWW-Authenticate") == "Bearer")
 r = get_account.sync_detailed(client=anonymous)
 check("no key (401)", r, 401, UnauthorizedError)
+
+r = get_health.sync_detailed(client=anonymous)
+check("health, no key", r, 200, Health, lambda h: h.status == "ok")
+r = get_readiness.sync_detailed(client=anonymous)
+check("readiness, no key", r, 200, Readiness, lambda h: h.status == "ready")
+r = get_metrics.sync_detailed(client=anonymous)
+check("metrics, no key", r, 200, str, lambda m: "alk_http_requests_total{" in m)
 
 passed = sum(results)
 failed = len(results) - passed

@@ -4,6 +4,8 @@ openapi.yaml states the order of checks (path, method, key, parameters, Idempote
 rate limit, balance, query) and who pays: 401, 400, 402, 405, 422 and 429 are free, 200 and a data
 404 cost the operation's `x-credit-cost` unless they replay an earlier answer with the same
 Idempotency-Key (`Idempotent-Replayed: true`, free), and the credit headers and body fields agree.
+The operations endpoints (`security: []`) need no key and ignore any: never 401, never a credit
+header.
 Schemathesis validates the shapes; this check validates those rules on every response, knowing
 which key each request carried. Generated Idempotency-Key values recur across cases, so the
 fuzzing meets replays and 422 idempotency_key_reused as well.
@@ -14,7 +16,7 @@ from __future__ import annotations
 import schemathesis
 
 from .keys import REFUSED
-from .responses import body, header, key_kind, price
+from .responses import body, header, key_kind, needs_no_key, price
 
 
 @schemathesis.check
@@ -34,6 +36,11 @@ def keys_and_credits(ctx, response, case):
         assert charged is None and remaining is None, f"{where}: a 405 must carry no credit headers"
         payload = body(response)
         assert isinstance(payload, dict) and payload.get("error") == "method_not_allowed", f"{where}: body {payload!r}"
+        return None
+
+    if needs_no_key(case):
+        assert status != 401, f"{where}; an operation without security must ignore the key"
+        assert charged is None and remaining is None, f"{where}: a free operation without a key sends no credit headers"
         return None
 
     if kind in REFUSED:

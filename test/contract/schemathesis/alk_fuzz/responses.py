@@ -28,3 +28,8 @@ def key_kind(response) -> str:
 
 def price(case) -> int:
     return int(case.operation.definition.raw["x-credit-cost"])
+
+
+def needs_no_key(case) -> bool:
+    """An operation that documents `security: []` (the operations endpoints: health, readiness, metrics)."""
+    return case.operation.definition.raw.get("security") == []
