@@ -1,11 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_UNAUTHORIZED_FLOOR_MS, type HttpLimits } from './config.ts';
 import type { Sql } from './db/client.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
 import { contractRouting } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
+import { steadyRefusals } from './middleware/refusal-timing.ts';
+import { requestLimits } from './middleware/request-limits.ts';
 import { parameterError } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
@@ -19,11 +22,20 @@ export interface AppDependencies {
   sql: Sql;
   /** The service's clock; the history window follows it. */
   now?: () => Date;
+  /** The URL length limit (the server applies the others before the app sees a request). */
+  limits?: Pick<HttpLimits, 'maxUrlBytes'>;
+  /** Every 401 is answered no sooner than this after the request arrived (middleware/refusal-timing.ts). */
+  unauthorizedFloorMs?: number;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp({ sql, now = () => new Date() }: AppDependencies): App {
+export function createApp({
+  sql,
+  now = () => new Date(),
+  limits = DEFAULT_HTTP_LIMITS,
+  unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
+}: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -31,12 +43,12 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
     },
   });
 
-  app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql));
+  app.use('*', requestId, requestLimits(limits));
+  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), contractRouting, authentication, billing(sql));
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now };
+  const deps = { sql, now, limits, unauthorizedFloorMs };
   registerAdvertiserSummary(app, deps);
   registerDomainSummary(app, deps);
   registerAdvertiserHistory(app, deps);

@@ -10,7 +10,7 @@
  *     malformed.
  *  4. schemathesis against the served /openapi.json: every check, positive and negative input.
  *  5. Billing invariants on the database against every response of step 4.
- *  6. 500 and 503 by fault injection on the same live service.
+ *  6. 500 and 503 by fault injection, 414 and 431 by over-long requests, on the same live service.
  *  7. The Python client generated from openapi.yaml calls every operation.
  *  8. The coverage report: every documented status (and error code, and reason for 401) of every
  *     operation was produced (test-results/contract/coverage.md).
@@ -29,6 +29,7 @@ import { startDatabaseProxy } from './db-proxy.ts';
 import { produceServerErrors } from './faults.ts';
 import { checkBilling, lastLedgerId, ledgerProblems } from './invariants.ts';
 import { prepareKeys } from './keys.ts';
+import { produceLimitRefusals } from './limits.ts';
 import { generatePythonClient, pythonClientDir, runPythonClient } from './python-client.ts';
 import { ensurePythonEnv } from './python-env.ts';
 import { runSchemathesis } from './schemathesis.ts';
@@ -89,6 +90,7 @@ try {
 
   const faults = await produceServerErrors(sql, proxy, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
   failures.push(...(await ledgerProblems(sql)).map((problem) => `after fault injection: ${problem}`));
+  const limits = await produceLimitRefusals(sql, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
 
   log('Python client: openapi-python-client generate, then every operation against the live service');
   const clientDir = pythonClientDir();
@@ -101,7 +103,7 @@ try {
 
   const coverage = buildCoverage(
     fuzz.records,
-    faults,
+    [...faults, ...limits],
     `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} requests (${fuzz.records.length} checked responses) in ` +
       `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} --seed ${settings.seed} --workers ${settings.workers}.`,
   );

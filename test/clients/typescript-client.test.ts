@@ -22,6 +22,8 @@ type ErrorBody =
   | Schemas['InsufficientCreditsError']
   | Schemas['NotFoundError']
   | Schemas['MethodNotAllowedError']
+  | Schemas['UriTooLongError']
+  | Schemas['HeadersTooLargeError']
   | Schemas['InternalError']
   | Schemas['UnavailableError'];
 
