@@ -433,6 +433,16 @@ export type components = {
             error: "method_not_allowed";
             message: components["schemas"]["Message"];
         };
+        UriTooLongError: {
+            /** @constant */
+            error: "uri_too_long";
+            message: components["schemas"]["Message"];
+        };
+        HeadersTooLargeError: {
+            /** @constant */
+            error: "headers_too_large";
+            message: components["schemas"]["Message"];
+        };
         InternalError: {
             /** @constant */
             error: "internal_error";
@@ -450,8 +460,8 @@ export type components = {
     };
     responses: {
         /**
-         * @description The `name` parameter is missing, empty, white space only, longer than 512 code points or
-         *     repeated, or the `Idempotency-Key` header is malformed. Free.
+         * @description The `name` parameter is missing, empty, white space only, longer than 512 code points,
+         *     repeated or not valid percent-encoded UTF-8, or the `Idempotency-Key` header is malformed. Free.
          */
         NameParameterError: {
             headers: {
@@ -469,8 +479,8 @@ export type components = {
             };
         };
         /**
-         * @description The `domain` parameter is missing, empty, not a host with a registrable domain, or
-         *     repeated, or the `Idempotency-Key` header is malformed. Free.
+         * @description The `domain` parameter is missing, empty, not a host with a registrable domain, repeated
+         *     or not valid percent-encoded UTF-8, or the `Idempotency-Key` header is malformed. Free.
          */
         DomainParameterError: {
             headers: {
@@ -487,7 +497,7 @@ export type components = {
                 "application/json": components["schemas"]["DomainParameterError"];
             };
         };
-        /** @description The key is missing, malformed, unknown or revoked, the account is disabled, or the two key headers disagree. Free. */
+        /** @description The key is missing, malformed, unknown or revoked, the account is disabled, the two key headers disagree, or the URL carries a key (refused even beside a valid header key). Free. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -701,6 +711,30 @@ export type components = {
                 "application/json": components["schemas"]["RateLimitedError"];
             };
         };
+        /** @description The URL (path and query) is longer than the service accepts (32 KiB by default). Free; checked before anything else. */
+        UriTooLong: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UriTooLongError"];
+            };
+        };
+        /** @description The request line and headers together are larger than the service accepts (64 KiB by default). Free; the connection is closed. */
+        HeadersTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HeadersTooLargeError"];
+            };
+        };
         /** @description The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many. */
         InternalError: {
             headers: {
@@ -743,8 +777,9 @@ export type components = {
         /**
          * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
          *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
-         *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
-         *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+         *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), given
+         *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
+         *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
          *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
          *     and U+FEFF); the schema's `pattern` states it: at least one other character.
          */
@@ -758,8 +793,9 @@ export type components = {
          *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
          *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
          *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
-         *     unknown top-level domain, illegal characters, over 253 characters) or given more than
-         *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+         *     unknown top-level domain, illegal characters, over 253 characters), given more than
+         *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
+         *     typo never costs credits.
          */
         domain: components["schemas"]["NonBlankText"];
         /**
@@ -870,8 +906,9 @@ export interface operations {
                 /**
                  * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
-                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
-                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), given
+                 *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
+                 *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
                  *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
@@ -915,8 +952,10 @@ export interface operations {
             402: components["responses"]["InsufficientCredits3"];
             404: components["responses"]["AdvertiserNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -933,8 +972,9 @@ export interface operations {
                  *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
                  *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
                  *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
-                 *     unknown top-level domain, illegal characters, over 253 characters) or given more than
-                 *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+                 *     unknown top-level domain, illegal characters, over 253 characters), given more than
+                 *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
+                 *     typo never costs credits.
                  */
                 domain: components["parameters"]["domain"];
             };
@@ -976,8 +1016,10 @@ export interface operations {
             402: components["responses"]["InsufficientCredits3"];
             404: components["responses"]["DomainNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -988,8 +1030,9 @@ export interface operations {
                 /**
                  * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
-                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
-                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), given
+                 *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
+                 *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
                  *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
@@ -1033,8 +1076,10 @@ export interface operations {
             402: components["responses"]["InsufficientCredits9"];
             404: components["responses"]["AdvertiserNotFound9"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1045,8 +1090,9 @@ export interface operations {
                 /**
                  * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
                  *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
-                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), or
-                 *     given more than once: `400 invalid_name`. White space only wins over too long. Both are free.
+                 *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), given
+                 *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
+                 *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
                  *     and U+FEFF); the schema's `pattern` states it: at least one other character.
                  */
@@ -1090,8 +1136,10 @@ export interface operations {
             402: components["responses"]["InsufficientCredits15"];
             404: components["responses"]["AdvertiserNotFound15"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1108,8 +1156,9 @@ export interface operations {
                  *     Suffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.
                  *     Absent, empty or white space: `400 missing_domain`. Not a host with a registrable domain
                  *     (an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an
-                 *     unknown top-level domain, illegal characters, over 253 characters) or given more than
-                 *     once: `400 invalid_domain`. Both are free, so a typo never costs credits.
+                 *     unknown top-level domain, illegal characters, over 253 characters), given more than
+                 *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
+                 *     typo never costs credits.
                  */
                 domain: components["parameters"]["domain"];
             };
@@ -1151,8 +1200,10 @@ export interface operations {
             402: components["responses"]["InsufficientCredits60"];
             404: components["responses"]["DomainNotFound60"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1184,7 +1235,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -434,6 +434,16 @@ const MethodNotAllowedErrorSchema = z
   .openapi({ required: ['error', 'message'] })
   .openapi('MethodNotAllowedError')
 
+const UriTooLongErrorSchema = z
+  .strictObject({ error: z.literal('uri_too_long'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('UriTooLongError')
+
+const HeadersTooLargeErrorSchema = z
+  .strictObject({ error: z.literal('headers_too_large'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('HeadersTooLargeError')
+
 const InternalErrorSchema = z
   .strictObject({
     error: z.literal('internal_error'),
@@ -510,7 +520,7 @@ const RateLimitPolicyHeaderSchema = RateLimitPolicyFieldSchema.exactOptional().o
 
 const NameParameterErrorResponse = {
   description:
-    'The `name` parameter is missing, empty, white space only, longer than 512 code points or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
+    'The `name` parameter is missing, empty, white space only, longer than 512 code points,\nrepeated or not valid percent-encoded UTF-8, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -551,7 +561,7 @@ const NameParameterErrorResponse = {
 
 const DomainParameterErrorResponse = {
   description:
-    'The `domain` parameter is missing, empty, not a host with a registrable domain, or\nrepeated, or the `Idempotency-Key` header is malformed. Free.\n',
+    'The `domain` parameter is missing, empty, not a host with a registrable domain, repeated\nor not valid percent-encoded UTF-8, or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -596,7 +606,7 @@ const WWWAuthenticateHeaderSchema = z
 
 const UnauthorizedResponse = {
   description:
-    'The key is missing, malformed, unknown or revoked, the account is disabled, or the two key headers disagree. Free.',
+    'The key is missing, malformed, unknown or revoked, the account is disabled, the two key headers disagree, or the URL carries a key (refused even beside a valid header key). Free.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -612,6 +622,14 @@ const UnauthorizedResponse = {
             error: 'unauthorized',
             message:
               'A valid API key is required: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".',
+          },
+        },
+        keyInUrl: {
+          summary: 'A key in the query string',
+          value: {
+            error: 'unauthorized',
+            message:
+              'API keys are not accepted in the URL: send the key in the "Authorization: Bearer <key>" or "x-api-key: <key>" header. A key that was sent in a URL may have been logged on the way; consider replacing it.',
           },
         },
       },
@@ -989,6 +1007,49 @@ const RateLimitedResponse = {
   },
 }
 
+const UriTooLongResponse = {
+  description:
+    'The URL (path and query) is longer than the service accepts (32 KiB by default). Free; checked before anything else.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: UriTooLongErrorSchema,
+      examples: {
+        uriTooLong: {
+          value: { error: 'uri_too_long', message: 'The request URL is longer than 32768 bytes.' },
+        },
+      },
+    },
+  },
+}
+
+const HeadersTooLargeResponse = {
+  description:
+    'The request line and headers together are larger than the service accepts (64 KiB by default). Free; the connection is closed.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: HeadersTooLargeErrorSchema,
+      examples: {
+        headersTooLarge: {
+          value: {
+            error: 'headers_too_large',
+            message: 'The request line and headers together are larger than 65536 bytes.',
+          },
+        },
+      },
+    },
+  },
+}
+
 const XCreditsChargedIfKnownHeaderSchema = CreditsSchema.exactOptional().openapi({
   description:
     'Sent when the key was valid and the balance could be read: `0`, because a failed call is\nrefunded in full. Absent when the failure came before the key could be checked.\n',
@@ -1064,7 +1125,7 @@ const NameParamsSchema = NonBlankTextSchema.openapi({
     in: 'query',
     required: true,
     description:
-      "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), or\ngiven more than once: `400 invalid_name`. White space only wins over too long. Both are free.\n\"White space\" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space\nand U+FEFF); the schema's `pattern` states it: at least one other character.\n",
+      "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), given\nmore than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write\n`100%25`): `400 invalid_name`. White space only wins over too long. Both are free.\n\"White space\" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space\nand U+FEFF); the schema's `pattern` states it: at least one other character.\n",
     schema: { $ref: '#/components/schemas/NonBlankText' },
     examples: {
       brand: {
@@ -1089,7 +1150,7 @@ const DomainParamsSchema = NonBlankTextSchema.openapi({
     in: 'query',
     required: true,
     description:
-      'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters) or given more than\nonce: `400 invalid_domain`. Both are free, so a typo never costs credits.\n',
+      'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters), given more than\nonce, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a\ntypo never costs credits.\n',
     schema: { $ref: '#/components/schemas/NonBlankText' },
     examples: {
       rootDomain: {
@@ -1187,8 +1248,10 @@ export const getApiV1AdvertiserRoute = createRoute({
     402: InsufficientCredits3Response,
     404: AdvertiserNotFound3Response,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1254,8 +1317,10 @@ export const getApiV1DomainRoute = createRoute({
     402: InsufficientCredits3Response,
     404: DomainNotFound3Response,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1314,8 +1379,10 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
     402: InsufficientCredits9Response,
     404: AdvertiserNotFound9Response,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1373,8 +1440,10 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
     402: InsufficientCredits15Response,
     404: AdvertiserNotFound15Response,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1447,8 +1516,10 @@ export const getApiV1BrandbidRoute = createRoute({
     402: InsufficientCredits60Response,
     404: DomainNotFound60Response,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },
@@ -1483,7 +1554,9 @@ export const getApiV1AccountRoute = createRoute({
     },
     401: UnauthorizedResponse,
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
     429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
     500: InternalErrorResponse,
     503: UnavailableResponse,
   },

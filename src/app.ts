@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
-import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config.ts';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_UNAUTHORIZED_FLOOR_MS, type HttpLimits } from './config.ts';
 import type { Sql } from './db/client.ts';
 import { poolUse } from './db/pool-use.ts';
 import { silentLogger, type Logger } from './logger.ts';
@@ -13,6 +13,8 @@ import { KeyRateLimit, type RateLimitPolicy } from './middleware/rate-limit.ts';
 import { observeRequests } from './middleware/observability.ts';
 import { requestId } from './middleware/request-id.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { steadyRefusals } from './middleware/refusal-timing.ts';
+import { requestLimits } from './middleware/request-limits.ts';
 import { parameterError } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
@@ -38,6 +40,10 @@ export interface AppDependencies {
   metrics?: Metrics;
   /** How long /readyz waits for the database before it answers 503. */
   readinessTimeoutMs?: number;
+  /** The URL length limit (the server applies the others before the app sees a request). */
+  limits?: Pick<HttpLimits, 'maxUrlBytes'>;
+  /** Every 401 is answered no sooner than this after the request arrived (middleware/refusal-timing.ts). */
+  unauthorizedFloorMs?: number;
 }
 
 export type App = OpenAPIHono<AppEnv>;
@@ -51,6 +57,8 @@ export function createApp({
   metrics = new Metrics(poolUse(sql)),
   readinessTimeoutMs = 2_000,
   rateLimit = DEFAULT_RATE_LIMIT,
+  limits = DEFAULT_HTTP_LIMITS,
+  unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
 }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
@@ -62,7 +70,8 @@ export function createApp({
   app.use('*', requestId);
   app.use('*', observeRequests({ logger, metrics }));
   app.use('*', securityHeaders);
-  app.use('/api/*', contractRouting, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  app.use('*', requestLimits(limits));
+  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), contractRouting, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
   for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
   app.onError(onError);

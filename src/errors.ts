@@ -15,9 +15,15 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'rate_limited'
   | 'internal_error'
-  | 'unavailable';
+  | 'unavailable'
+  // Refusals of the HTTP request itself, before it reaches an operation (src/http-server.ts and
+  // src/middleware/request-limits.ts). They name the limit that was hit and cost nothing.
+  | 'bad_request'
+  | 'request_timeout'
+  | 'uri_too_long'
+  | 'headers_too_large';
 
-const STATUS: Record<ErrorCode, 400 | 401 | 402 | 404 | 405 | 422 | 429 | 500 | 503> = {
+const STATUS: Record<ErrorCode, 400 | 401 | 402 | 404 | 405 | 408 | 414 | 422 | 429 | 431 | 500 | 503> = {
   missing_name: 400,
   missing_domain: 400,
   invalid_name: 400,
@@ -31,6 +37,10 @@ const STATUS: Record<ErrorCode, 400 | 401 | 402 | 404 | 405 | 422 | 429 | 500 | 
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  bad_request: 400,
+  request_timeout: 408,
+  uri_too_long: 414,
+  headers_too_large: 431,
 };
 
 export class ApiError extends Error {
@@ -56,6 +66,18 @@ export class ApiError extends Error {
 export const unauthorized = () =>
   new ApiError('unauthorized', 'A valid API key is required: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
 
+/**
+ * A key sent in the URL is refused even when the headers carry a valid one: URLs end up in proxy
+ * and server logs, browser history and `Referer` headers, so accepting it would teach a client a
+ * habit that leaks its key. The caller learns at once, before anything is charged.
+ */
+export const keyInQueryString = () =>
+  new ApiError(
+    'unauthorized',
+    'API keys are not accepted in the URL: send the key in the "Authorization: Bearer <key>" or "x-api-key: <key>" header. ' +
+      'A key that was sent in a URL may have been logged on the way; consider replacing it.',
+  );
+
 export const insufficientCredits = (required: number, balance: number) =>
   new ApiError('insufficient_credits', `This call costs ${required} credits and the balance is ${balance}.`, { required, balance });
 
@@ -74,6 +96,16 @@ export const idempotencyKeyReused = () =>
 
 export const rateLimited = (requests: number, windowSeconds: number) =>
   new ApiError('rate_limited', `This API key may make ${requests} requests per ${windowSeconds} seconds. Retry after the seconds in Retry-After.`);
+export const uriTooLong = (maxBytes: number) =>
+  new ApiError('uri_too_long', `The request URL is longer than ${maxBytes} bytes.`);
+
+export const headersTooLarge = (maxBytes: number) =>
+  new ApiError('headers_too_large', `The request line and headers together are larger than ${maxBytes} bytes.`);
+
+export const requestTimeout = () =>
+  new ApiError('request_timeout', 'The request was not received completely in time; the connection is closed.');
+
+export const badRequest = () => new ApiError('bad_request', 'The request is not valid HTTP/1.1.');
 
 export const internalError = (cause: unknown) =>
   new ApiError('internal_error', 'The service failed to answer.', {}, { cause });

@@ -1,22 +1,30 @@
 import type { Context } from 'hono';
 import { ApiError } from './errors.ts';
 import { rootDomain } from './domain/root-domain.ts';
+import { parseQuery } from './query-string.ts';
 
 /**
  * The parameter rules of product-decisions sections 3 and 8. They read the raw query string,
- * because "given twice" and "white space only" are facts the typed validators cannot see.
+ * because "given twice", "white space only" and "not valid percent-encoded UTF-8" are facts the
+ * typed validators cannot see.
  */
 const MAX_NAME_CODE_POINTS = 512;
 
-function valuesOf(c: Context, parameter: string): string[] {
-  return c.req.queries(parameter) ?? [];
+/** Every value given for `parameter`; `null` stands for a value that is not percent-encoded UTF-8. */
+function valuesOf(c: Context, parameter: string): (string | null)[] {
+  return parseQuery(c.req.url)
+    .filter((candidate) => candidate.name === parameter)
+    .map((candidate) => candidate.value);
 }
 
-function isBlank(values: string[]): boolean {
-  return values.length === 0 || values.every((value) => value.trim() === '');
+function isBlank(values: (string | null)[]): boolean {
+  return values.length === 0 || values.every((value) => value !== null && value.trim() === '');
 }
 
-/** The one value of a required parameter: absent or blank is `missing_*`, repeated `invalid_*`. */
+/**
+ * The one value of a required parameter: absent or blank is `missing_*`; repeated, or not valid
+ * percent-encoded UTF-8 (`%FF`, `%E9` alone, `%ED%A0%80`, a `%` without two hex digits), `invalid_*`.
+ */
 function singleValue(c: Context, parameter: 'name' | 'domain'): string {
   const values = valuesOf(c, parameter);
   // Absent or blank wins over every other problem, even over being too long.
@@ -26,7 +34,14 @@ function singleValue(c: Context, parameter: 'name' | 'domain'): string {
   if (values.length > 1) {
     throw new ApiError(`invalid_${parameter}`, `The query parameter "${parameter}" must be given once.`);
   }
-  return values[0];
+  const [value] = values;
+  if (value === null) {
+    throw new ApiError(
+      `invalid_${parameter}`,
+      `The query parameter "${parameter}" must be UTF-8, percent-encoded: a "%" must start a valid escape such as %25 or %C3%A9.`,
+    );
+  }
+  return value;
 }
 
 export function nameParameter(c: Context): string {

@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { connect, type Sql } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import type { Logger } from './logger.ts';
+import { createHttpServer } from './http-server.ts';
 
 export interface RunningService {
   url: string;
@@ -48,10 +49,14 @@ export async function startService(config: Config, { log, prepare, logger }: Sta
       logger,
       readinessTimeoutMs: config.readinessTimeoutMs,
       rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 },
+      limits: config.http,
+      unauthorizedFloorMs: config.unauthorizedFloorMs,
     });
     const port = await new Promise<number>((resolve, reject) => {
-      server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
-      server.once('error', reject);
+      const http = createHttpServer(app.fetch, config.http, config.host);
+      server = http;
+      http.once('error', reject);
+      http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port));
     });
     return { url: `http://${config.host}:${port}`, sql, close };
   } catch (error) {

@@ -94,6 +94,70 @@ describe('parameters (product-decisions §3, §8 Parameters)', () => {
     }
   });
 
+  it('name or domain that is not valid percent-encoded UTF-8: invalid_name / invalid_domain, free', async () => {
+    const before = await api.balanceOf(accountId);
+    const malformed = [
+      '%FF', // a byte that never occurs in UTF-8
+      'Acme%E9', // Latin-1 é, not UTF-8
+      '%C3%28', // a lead byte followed by a non-continuation byte
+      '%C0%80', // over-long encoding of NUL
+      '%ED%A0%80', // an encoded surrogate (CESU-8), which UTF-8 forbids
+      '%F4%90%80%80', // beyond U+10FFFF
+      '%E2%82', // truncated sequence
+      '100%', // a "%" without two hex digits
+      '%zz',
+      'a%2',
+    ];
+    for (const value of malformed) {
+      for (const path of NAME_PATHS) await expectError(`${path}?name=${value}`, 'invalid_name');
+      for (const path of DOMAIN_PATHS) await expectError(`${path}?domain=${value}`, 'invalid_domain');
+    }
+    // Repetition is reported as such, even when one of the values is malformed.
+    await expectError('/api/v1/advertiser?name=%FF&name=Acme', 'invalid_name');
+    // The message tells the caller what to fix.
+    const response = await api.request('/api/v1/advertiser?name=100%', { key });
+    expect(response.body.message).toContain('percent-encoded');
+    expect(await api.balanceOf(accountId)).toBe(before);
+  });
+
+  it('well-formed encodings of the same text are one name: %20 and + are spaces, %25 is a percent sign', async () => {
+    for (const query of ['name=100%25%20Natural', 'name=100%25+Natural', 'na%6De=100%25%20Natural']) {
+      const response = await api.request(`/api/v1/advertiser?${query}`, { key });
+      expect(response.status, query).toBe(404);
+      expect(response.body.message, query).toContain('"100% Natural"');
+    }
+    // A malformed value of another parameter is ignored like the parameter itself.
+    expect((await api.request('/api/v1/advertiser?name=Nobody&utm=%FF', { key })).status).toBe(404);
+  });
+
+  it('a name with NUL or a noncharacter is valid UTF-8: the lookup runs and names nobody (404, charged)', async () => {
+    const before = await api.balanceOf(accountId);
+    for (const value of ['Acme%00', '%00', '%EF%BF%BF', '%EF%BB%BFAcme']) {
+      const response = await api.request(`/api/v1/advertiser?name=${value}`, { key });
+      expect(response.status, value).toBe(404);
+      expect(response.body).toMatchObject({ error: 'not_found', credits_charged: 3 });
+    }
+    expect(await api.balanceOf(accountId)).toBe(before - 4 * 3);
+  });
+
+  it('a 10 kB value is a fast, free 400, whether plain or fully percent-encoded', async () => {
+    const before = await api.balanceOf(accountId);
+    const values = ['a'.repeat(10_240), '%C3%A9'.repeat(5_120), encodeURIComponent('😀'.repeat(2_560))];
+    for (const value of values) {
+      for (const path of NAME_PATHS) {
+        const started = performance.now();
+        await expectError(`${path}?name=${value}`, 'invalid_name');
+        expect(performance.now() - started).toBeLessThan(500);
+      }
+      for (const path of DOMAIN_PATHS) {
+        const started = performance.now();
+        await expectError(`${path}?domain=${value}`, 'invalid_domain');
+        expect(performance.now() - started).toBeLessThan(500);
+      }
+    }
+    expect(await api.balanceOf(accountId)).toBe(before);
+  });
+
   it('unknown query parameters are ignored', async () => {
     const response = await api.request('/api/v1/advertiser?name=Nobody&limit=5&utm_source=x', { key });
     expect(response.status).toBe(404);

@@ -101,6 +101,7 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
     '"Idempotency-Key sequence" and "service with RATE_LIMIT_PER_MINUTE=3" mean',
     'scripts/contract/retries-and-limits.ts did (on the live service, and on a second service process',
     'on the same database with a low quota), each answer checked free in the ledger.',
+    '"request limits" means scripts/contract/limits.ts did, with an over-long URL (414) or headers (431).',
     '500 and 503 are also proven in `npm test` by test/middleware/refunds.test.ts (500, refund) and',
     'test/middleware/unavailable.test.ts and test/routes/readyz.test.ts (503); 422 and 429 by test/middleware/idempotency.test.ts and',
     'test/middleware/rate-limit.test.ts.',

@@ -12,7 +12,7 @@
  *  5. Billing invariants on the database against every response of step 4.
  *  6. Idempotency-Key replays, 422 and 400 on the same live service, and 429 on a second service
  *     process on the same database with a quota of 3 requests per key and minute.
- *  7. 500 and 503 by fault injection on the same live service.
+ *  7. 500 and 503 by fault injection, 414 and 431 by over-long requests, on the same live service.
  *  8. The Python client generated from openapi.yaml calls every operation.
  *  9. The coverage report: every documented status (and error code, and reason for 401) of every
  *     operation was produced (test-results/contract/coverage.md).
@@ -32,6 +32,7 @@ import { produceServerErrors } from './faults.ts';
 import { checkBilling, lastLedgerId, ledgerProblems } from './invariants.ts';
 import { prepareKeys } from './keys.ts';
 import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
+import { produceLimitRefusals } from './limits.ts';
 import { generatePythonClient, pythonClientDir, runPythonClient } from './python-client.ts';
 import { ensurePythonEnv } from './python-env.ts';
 import { runSchemathesis } from './schemathesis.ts';
@@ -103,6 +104,7 @@ try {
 
   const faults = await produceServerErrors(sql, proxy, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
   failures.push(...(await ledgerProblems(sql)).map((problem) => `after fault injection: ${problem}`));
+  const limits = await produceLimitRefusals(sql, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
 
   log('Python client: openapi-python-client generate, then every operation against the live service');
   const clientDir = pythonClientDir();
@@ -115,7 +117,7 @@ try {
 
   const coverage = buildCoverage(
     fuzz.records,
-    [...sequences, ...faults],
+    [...sequences, ...faults, ...limits],
     `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} requests (${fuzz.records.length} checked responses) in ` +
       `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} --seed ${settings.seed} --workers ${settings.workers}.`,
   );

@@ -48,6 +48,13 @@ export function isWellFormedApiKey(candidate: string): boolean {
   return checksum(body) === candidate.slice(-CHECKSUM_LENGTH);
 }
 
+/** Anything that contains our key's shape, checksum right or wrong: how a leaked key is spotted in text. */
+const SHAPE_ANYWHERE = new RegExp(`(?<![0-9A-Za-z])${PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}(?![0-9A-Za-z])`);
+
+export function looksLikeApiKey(text: string): boolean {
+  return text.includes(PREFIX) && SHAPE_ANYWHERE.test(text);
+}
+
 export function hashApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }

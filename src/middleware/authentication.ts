@@ -1,16 +1,34 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env.ts';
-import { unauthorized } from '../errors.ts';
-import { hashApiKey, isWellFormedApiKey } from '../keys/api-key.ts';
+import { keyInQueryString, unauthorized } from '../errors.ts';
+import { hashApiKey, isWellFormedApiKey, looksLikeApiKey } from '../keys/api-key.ts';
+import { parseQuery } from '../query-string.ts';
 
 const BEARER = /^Bearer +(\S+) *$/i;
+
+/** Query parameter names that carry credentials by common convention (compared case-insensitively, `-` as `_`). */
+const CREDENTIAL_PARAMETERS = new Set(['api_key', 'apikey', 'key', 'access_token', 'x_api_key', 'token']);
+
+/**
+ * True when the URL carries what is, or is meant as, a key: a non-blank credential parameter
+ * (`?api_key=…`, `?key=…`, `?access_token=…`), or one of our keys under any parameter name.
+ */
+function keyInUrl(url: string): boolean {
+  return parseQuery(url).some(({ name, value, raw }) => {
+    const text = value ?? raw;
+    if (CREDENTIAL_PARAMETERS.has(name.toLowerCase().replace(/-/g, '_')) && text.trim() !== '') return true;
+    return looksLikeApiKey(name) || looksLikeApiKey(text);
+  });
+}
 
 /**
  * Reads the key from `Authorization: Bearer` or `x-api-key` (equivalent; both present must agree)
  * and rejects a malformed one without touching the database. Whether the key exists, is revoked
  * or belongs to a disabled account is settled by the debit, in the same round trip.
+ * A key in the URL is refused first, whatever the headers carry (see `keyInQueryString`).
  */
 export const authentication = createMiddleware<AppEnv>(async (c, next) => {
+  if (keyInUrl(c.req.url)) throw keyInQueryString();
   const authorization = c.req.header('authorization');
   const headerKey = c.req.header('x-api-key');
   let bearerKey: string | undefined;

@@ -24,6 +24,8 @@ type ErrorBody =
   | Schemas['MethodNotAllowedError']
   | Schemas['IdempotencyKeyReusedError']
   | Schemas['RateLimitedError']
+  | Schemas['UriTooLongError']
+  | Schemas['HeadersTooLargeError']
   | Schemas['InternalError']
   | Schemas['UnavailableError'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../src/keys/api-key.ts';
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, looksLikeApiKey } from '../../src/keys/api-key.ts';
 
 describe('API keys (product-decisions §4)', () => {
   it('have a fixed recognizable prefix, at least 128 bits of randomness and a checksum', () => {
@@ -33,5 +33,14 @@ describe('API keys (product-decisions §4)', () => {
     expect(created.displayPrefix).toBe(displayPrefix(created.key));
     expect(created.displayPrefix).toHaveLength(12);
     expect(created.key.startsWith(created.displayPrefix)).toBe(true);
+  });
+
+  it('are spotted in any text by their shape, checksum right or wrong, but not inside a longer token', () => {
+    const { key } = generateApiKey();
+    const typo = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+    for (const text of [key, typo, `Bearer ${key}`, `my key is ${key}.`]) expect(looksLikeApiKey(text), text).toBe(true);
+    for (const text of ['alk_', `alk_${'a'.repeat(37)}`, `${key}x`, `x${key}`, key.replace('alk_', 'xyz_'), 'Acme alk_ GmbH']) {
+      expect(looksLikeApiKey(text), text).toBe(false);
+    }
   });
 });
