@@ -1,9 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Handler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import type { Sql } from './db/client.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
-import { contractRouting } from './middleware/contract-routing.ts';
+import { contractRouting, routeOperations } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
 import { parameterError } from './params.ts';
@@ -14,16 +15,28 @@ import { registerAdvertiserSummary } from './routes/advertiser-summary.ts';
 import { registerBrandBidReport } from './routes/brand-bid-report.ts';
 import { registerContractDocuments } from './routes/contract-documents.ts';
 import { registerDomainSummary } from './routes/domain-summary.ts';
+import { contractOperations, type ContractOperation } from './spec.ts';
 
 export interface AppDependencies {
   sql: Sql;
   /** The service's clock; the history window follows it. */
   now?: () => Date;
+  /**
+   * Operations served beside the contract's, behind the same middleware. Only the benchmark sets
+   * this (its framework floor, scripts/bench/server.ts); the service serves the contract alone.
+   */
+  extraOperations?: readonly ExtraOperation[];
+}
+
+/** An operation outside the contract, with its handler. */
+export interface ExtraOperation {
+  operation: ContractOperation;
+  handler: Handler<AppEnv>;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp({ sql, now = () => new Date() }: AppDependencies): App {
+export function createApp({ sql, now = () => new Date(), extraOperations = [] }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -32,7 +45,8 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
   });
 
   app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql));
+  const routing = extraOperations.length === 0 ? contractRouting : routeOperations([...contractOperations, ...extraOperations.map((extra) => extra.operation)]);
+  app.use('/api/*', routing, authentication, billing(sql));
   app.onError(onError);
   app.notFound(onNotFound);
 
@@ -44,6 +58,7 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
   registerBrandBidReport(app, deps);
   registerAccount(app, deps);
   registerContractDocuments(app);
+  for (const { operation, handler } of extraOperations) app.on(operation.method, operation.path, handler);
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent('securitySchemes', name, { ...scheme });
   }
@@ -59,4 +74,4 @@ export function servedContract(app: App) {
   });
 }
 
-export type RouteDependencies = Required<AppDependencies>;
+export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now'>>;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp, type ExtraOperation } from './app.ts';
 import type { Config } from './config.ts';
 import { connect, type Sql } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
@@ -16,13 +16,15 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Runs after migrations, before the port opens (the demo data and account). */
   prepare?: (sql: Sql) => Promise<void>;
+  /** Served beside the contract (the benchmark's framework floor); the service passes none. */
+  extraOperations?: readonly ExtraOperation[];
 }
 
 /**
  * Starts the database (the embedded server unless DATABASE_URL is set), applies pending
  * migrations, prepares, and listens.
  */
-export async function startService(config: Config, { log, prepare }: StartOptions): Promise<RunningService> {
+export async function startService(config: Config, { log, prepare, extraOperations }: StartOptions): Promise<RunningService> {
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl === undefined) {
@@ -40,7 +42,7 @@ export async function startService(config: Config, { log, prepare }: StartOption
   try {
     await migrate(databaseUrl);
     await prepare?.(sql);
-    const app = createApp({ sql });
+    const app = createApp({ sql, extraOperations });
     const port = await new Promise<number>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => resolve(info.port));
       server.once('error', reject);
