@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Handler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { DEFAULT_HTTP_LIMITS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_UNAUTHORIZED_FLOOR_MS, type HttpLimits } from './config.ts';
 import type { Sql } from './db/client.ts';
@@ -7,7 +8,7 @@ import { silentLogger, type Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
 import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
 import { billing } from './middleware/billing.ts';
-import { contractRouting } from './middleware/contract-routing.ts';
+import { contractRouting, routeOperations } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { KeyRateLimit, type RateLimitPolicy } from './middleware/rate-limit.ts';
 import { observeRequests } from './middleware/observability.ts';
@@ -26,7 +27,7 @@ import { registerDomainSummary } from './routes/domain-summary.ts';
 import { registerHealthz } from './routes/healthz.ts';
 import { registerMetrics } from './routes/metrics.ts';
 import { registerReadyz } from './routes/readyz.ts';
-import { allowedMethods } from './spec.ts';
+import { allowedMethods, contractOperations, type ContractOperation } from './spec.ts';
 
 export interface AppDependencies {
   sql: Sql;
@@ -44,6 +45,17 @@ export interface AppDependencies {
   limits?: Pick<HttpLimits, 'maxUrlBytes'>;
   /** Every 401 is answered no sooner than this after the request arrived (middleware/refusal-timing.ts). */
   unauthorizedFloorMs?: number;
+  /**
+   * Operations served beside the contract's, behind the same middleware. Only the benchmark sets
+   * this (its framework floor, scripts/bench/server.ts); the service serves the contract alone.
+   */
+  extraOperations?: readonly ExtraOperation[];
+}
+
+/** An operation outside the contract, with its handler. */
+export interface ExtraOperation {
+  operation: ContractOperation;
+  handler: Handler<AppEnv>;
 }
 
 export type App = OpenAPIHono<AppEnv>;
@@ -59,6 +71,7 @@ export function createApp({
   rateLimit = DEFAULT_RATE_LIMIT,
   limits = DEFAULT_HTTP_LIMITS,
   unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
+  extraOperations = [],
 }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
@@ -71,7 +84,8 @@ export function createApp({
   app.use('*', observeRequests({ logger, metrics }));
   app.use('*', securityHeaders);
   app.use('*', requestLimits(limits));
-  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), contractRouting, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  const routing = extraOperations.length === 0 ? contractRouting : routeOperations([...contractOperations, ...extraOperations.map((extra) => extra.operation)]);
+  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), routing, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
   for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
   app.onError(onError);
@@ -88,6 +102,7 @@ export function createApp({
   registerReadyz(app, deps);
   registerMetrics(app, deps);
   registerContractDocuments(app);
+  for (const { operation, handler } of extraOperations) app.on(operation.method, operation.path, handler);
   for (const [name, scheme] of Object.entries(securitySchemes)) {
     app.openAPIRegistry.registerComponent('securitySchemes', name, { ...scheme });
   }

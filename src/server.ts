@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createApp, type ExtraOperation } from './app.ts';
 import type { Config } from './config.ts';
 import { connect, type Sql } from './db/client.ts';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
@@ -20,13 +20,15 @@ export interface StartOptions {
   prepare?: (sql: Sql) => Promise<void>;
   /** The structured log the app writes a line per request to. */
   logger?: Logger;
+  /** Served beside the contract (the benchmark's framework floor); the service passes none. */
+  extraOperations?: readonly ExtraOperation[];
 }
 
 /**
  * Starts the database (the embedded server unless DATABASE_URL is set), applies pending
  * migrations, prepares, and listens.
  */
-export async function startService(config: Config, { log, prepare, logger }: StartOptions): Promise<RunningService> {
+export async function startService(config: Config, { log, prepare, logger, extraOperations }: StartOptions): Promise<RunningService> {
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl === undefined) {
@@ -51,6 +53,7 @@ export async function startService(config: Config, { log, prepare, logger }: Sta
       rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 },
       limits: config.http,
       unauthorizedFloorMs: config.unauthorizedFloorMs,
+      extraOperations,
     });
     const port = await new Promise<number>((resolve, reject) => {
       const http = createHttpServer(app.fetch, config.http, config.host);

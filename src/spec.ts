@@ -32,16 +32,21 @@ function readOperations(): ContractOperation[] {
 
 export const contractOperations: readonly ContractOperation[] = readOperations();
 
-/** The methods each contract path answers; HEAD is implied by GET, as in HTTP. */
-export const allowedMethods: ReadonlyMap<string, readonly string[]> = new Map(
-  [...new Set(contractOperations.map((op) => op.path))].map((path) => {
-    const methods = contractOperations.filter((op) => op.path === path).map((op) => op.method);
-    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
-    return [path, methods];
-  }),
-);
+/** The methods each path of `operations` answers; HEAD is implied by GET, as in HTTP. */
+export function methodsByPath(operations: readonly ContractOperation[]): ReadonlyMap<string, readonly string[]> {
+  return new Map(
+    [...new Set(operations.map((op) => op.path))].map((path) => {
+      const methods = operations.filter((op) => op.path === path).map((op) => op.method);
+      if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+      return [path, methods];
+    }),
+  );
+}
 
-export function operationAt(path: string, method: string): ContractOperation | undefined {
+/** The methods each contract path answers. */
+export const allowedMethods: ReadonlyMap<string, readonly string[]> = methodsByPath(contractOperations);
+
+export function operationAt(path: string, method: string, operations: readonly ContractOperation[] = contractOperations): ContractOperation | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method;
-  return contractOperations.find((op) => op.path === path && op.method === wanted);
+  return operations.find((op) => op.path === path && op.method === wanted);
 }

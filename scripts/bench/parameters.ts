@@ -1,0 +1,22 @@
+import type { Sql } from '../../src/db/client.ts';
+import { BenchError } from './errors.ts';
+
+export interface Parameters {
+  names: string[];
+  domains: string[];
+}
+
+/**
+ * Names and domains that exist in the dataset, for the requests to look up: a fixed-size sample
+ * spread over the whole population (ordered by a hash, so the same dataset gives the same
+ * sample). Advertiser names come from the identifiers, domains from the landing domains with
+ * observations (so the domain summary and the brand-bid report both find rows).
+ */
+export async function sampleParameters(sql: Sql, count: number): Promise<Parameters> {
+  const names = await sql<{ name: string }[]>`
+    SELECT name FROM (SELECT DISTINCT name FROM identifiers) n ORDER BY md5(name) LIMIT ${count}`;
+  const domains = await sql<{ domain: string }[]>`
+    SELECT domain FROM landing_domain_stats ORDER BY md5(domain) LIMIT ${count}`;
+  if (names.length === 0 || domains.length === 0) throw new BenchError('the dataset has no advertisers or no landing domains to look up');
+  return { names: names.map((row) => row.name), domains: domains.map((row) => row.domain) };
+}

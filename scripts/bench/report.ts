@@ -1,0 +1,309 @@
+import type { CheckOutcome } from './checks.ts';
+import { round, type CellResult } from './stats.ts';
+
+/** The targets of issue 5 that one benchmark run measures. */
+export const TARGETS = {
+  serviceOverBaseline: 0.7,
+  hotOverSpread: 0.9,
+  scaleP50: 1.5,
+  rssMb: 250,
+} as const;
+
+/** The concurrency the throughput targets are judged at. */
+export const TARGET_CONCURRENCY = 32;
+/** The concurrency the scale target compares p50 at: latency, not queueing, dominates there. */
+export const SCALE_CONCURRENCY = 8;
+
+export interface Machine {
+  cpuModel: string;
+  cores: number;
+  memoryGb: number;
+  os: string;
+  node: string;
+  postgres: string;
+  loadAverage: { start: number[]; end: number[] };
+}
+
+export interface BenchResults {
+  version: 1;
+  date: string;
+  note: string | null;
+  commit: string | null;
+  machine: Machine;
+  config: {
+    observations: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    concurrencies: number[];
+    poolSize: number;
+    accounts: number;
+    database: string;
+  };
+  dataset: {
+    observations: number;
+    identifiers: number;
+    landingDomains: number;
+    generatedFor: string;
+    sampledNames: number;
+    sampledDomains: number;
+    load: { seconds: number; observationsPerSecond: number } | null;
+  };
+  cells: CellResult[];
+  rss: { peakMb: number | null; peakMbByConcurrency: Record<string, number | null> };
+  ratios: RatioRow[];
+  targets: TargetResult[];
+  checks: CheckOutcome[];
+}
+
+export interface RatioRow {
+  operation: string;
+  concurrency: number;
+  /** Service (keys spread) requests/s over the baseline's. */
+  serviceOverBaseline: number | null;
+  /** Hot account requests/s over keys spread. */
+  hotOverSpread: number | null;
+}
+
+export interface TargetResult {
+  name: string;
+  /** How the target reads, e.g. "≥ 0.7". */
+  target: string;
+  /** The worst measured value, the one the target is judged on. */
+  measured: number | null;
+  /** Per operation where the target is per operation. */
+  detail: Record<string, number | null>;
+  ok: boolean;
+}
+
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? null : round(a / b, 2));
+
+export function findCell(cells: readonly CellResult[], mode: CellResult['mode'], operation: string, concurrency: number): CellResult | undefined {
+  return cells.find((cell) => cell.mode === mode && cell.operation === operation && cell.concurrency === concurrency);
+}
+
+/** Service/baseline and hot/spread throughput ratios for every operation and concurrency measured. */
+export function ratioRows(cells: readonly CellResult[]): RatioRow[] {
+  const rows: RatioRow[] = [];
+  for (const cell of cells) {
+    if (cell.mode !== 'service') continue;
+    const baseline = findCell(cells, 'baseline', cell.operation, cell.concurrency);
+    const hot = findCell(cells, 'hot', cell.operation, cell.concurrency);
+    rows.push({
+      operation: cell.operation,
+      concurrency: cell.concurrency,
+      serviceOverBaseline: ratio(cell.requestsPerSecond, baseline?.requestsPerSecond),
+      hotOverSpread: ratio(hot?.requestsPerSecond, cell.requestsPerSecond),
+    });
+  }
+  return rows;
+}
+
+/**
+ * Judges a run's targets: a per-operation target holds when every operation meets it (a missing
+ * measurement fails it), and is reported with its worst value.
+ */
+export function evaluateTargets(cells: readonly CellResult[], peakRssMbAtTarget: number | null): TargetResult[] {
+  const atTarget = ratioRows(cells).filter((row) => row.concurrency === TARGET_CONCURRENCY);
+  const perOperation = (name: string, target: string, pick: (row: RatioRow) => number | null, holds: (value: number) => boolean): TargetResult => {
+    const detail = Object.fromEntries(atTarget.map((row) => [row.operation, pick(row)]));
+    const values = Object.values(detail);
+    const numbers = values.filter((value): value is number => value !== null);
+    const worst = numbers.length === 0 ? null : Math.min(...numbers);
+    return { name, target, measured: worst, detail, ok: values.length > 0 && values.every((value) => value !== null && holds(value)) };
+  };
+  return [
+    perOperation(
+      `service / direct-SQL baseline throughput, keys spread, c=${TARGET_CONCURRENCY}`,
+      `≥ ${TARGETS.serviceOverBaseline}`,
+      (row) => row.serviceOverBaseline,
+      (value) => value >= TARGETS.serviceOverBaseline,
+    ),
+    perOperation(
+      `hot account / keys spread throughput, c=${TARGET_CONCURRENCY}`,
+      `≥ ${TARGETS.hotOverSpread}`,
+      (row) => row.hotOverSpread,
+      (value) => value >= TARGETS.hotOverSpread,
+    ),
+    {
+      name: `peak service RSS under the ${TARGET_CONCURRENCY}-connection load (MB)`,
+      target: `< ${TARGETS.rssMb}`,
+      measured: peakRssMbAtTarget,
+      detail: {},
+      ok: peakRssMbAtTarget !== null && peakRssMbAtTarget < TARGETS.rssMb,
+    },
+  ];
+}
+
+export interface ScaleRow {
+  operation: string;
+  concurrency: number;
+  smallP50: number | null;
+  largeP50: number | null;
+  ratio: number | null;
+  baselineSmallP50: number | null;
+  baselineLargeP50: number | null;
+  baselineRatio: number | null;
+}
+
+/** The measurements of one size that a scale comparison reads. */
+export interface ScaleSide {
+  observations: number;
+  date: string;
+  commit: string | null;
+  cells: CellResult[];
+}
+
+export interface ScaleComparison {
+  version: 1;
+  date: string;
+  /**
+   * `interleaved`: both sizes measured in one run, their cells alternating (`--scale`);
+   * `separate runs`: read from two saved runs (`--compare-only`).
+   */
+  method: 'interleaved' | 'separate runs';
+  machine: Machine | null;
+  small: Omit<ScaleSide, 'cells'>;
+  large: Omit<ScaleSide, 'cells'>;
+  rows: ScaleRow[];
+  target: TargetResult;
+  checks: CheckOutcome[];
+}
+
+export const scaleSide = (results: BenchResults): ScaleSide => ({
+  observations: results.config.observations,
+  date: results.date,
+  commit: results.commit,
+  cells: results.cells,
+});
+
+/** p50 of every operation on the large dataset over the small one (service, keys spread). */
+export function compareScale(
+  small: ScaleSide,
+  large: ScaleSide,
+  { method, machine = null, checks = [] }: { method: ScaleComparison['method']; machine?: Machine | null; checks?: CheckOutcome[] },
+): ScaleComparison {
+  const rows: ScaleRow[] = [];
+  for (const cell of small.cells) {
+    if (cell.mode !== 'service') continue;
+    const other = findCell(large.cells, 'service', cell.operation, cell.concurrency);
+    const baseSmall = findCell(small.cells, 'baseline', cell.operation, cell.concurrency);
+    const baseLarge = findCell(large.cells, 'baseline', cell.operation, cell.concurrency);
+    rows.push({
+      operation: cell.operation,
+      concurrency: cell.concurrency,
+      smallP50: cell.p50,
+      largeP50: other?.p50 ?? null,
+      ratio: ratio(other?.p50 ?? undefined, cell.p50 ?? undefined),
+      baselineSmallP50: baseSmall?.p50 ?? null,
+      baselineLargeP50: baseLarge?.p50 ?? null,
+      baselineRatio: ratio(baseLarge?.p50 ?? undefined, baseSmall?.p50 ?? undefined),
+    });
+  }
+  const judged = rows.filter((row) => row.concurrency === SCALE_CONCURRENCY);
+  const detail = Object.fromEntries(judged.map((row) => [row.operation, row.ratio]));
+  const values = Object.values(detail);
+  const numbers = values.filter((value): value is number => value !== null);
+  const { cells: _small, ...smallSide } = small;
+  const { cells: _large, ...largeSide } = large;
+  return {
+    version: 1,
+    date: new Date().toISOString(),
+    method,
+    machine,
+    small: smallSide,
+    large: largeSide,
+    rows,
+    checks,
+    target: {
+      name: `p50 on ${large.observations.toLocaleString('en-US')} / p50 on ${small.observations.toLocaleString('en-US')} observations, service, c=${SCALE_CONCURRENCY}`,
+      target: `≤ ${TARGETS.scaleP50}`,
+      measured: numbers.length === 0 ? null : Math.max(...numbers),
+      detail,
+      ok: values.length > 0 && values.every((value) => value !== null && value <= TARGETS.scaleP50),
+    },
+  };
+}
+
+// ---- rendering ---------------------------------------------------------------------------
+
+const num = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '—' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const int = (value: number | null | undefined) => (value === null || value === undefined ? '—' : Math.round(value).toLocaleString('en-US'));
+
+function markdownTable(head: string[], rows: string[][], align: ('l' | 'r')[]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(align.map((a) => (a === 'l' ? ':--' : '--:'))), ...rows.map(line)].join('\n');
+}
+
+/** The main table: one row per operation and concurrency, the floor first. */
+export function resultsTable(results: Pick<BenchResults, 'cells'>): string {
+  const head = ['operation', 'c', 'service req/s', 'p50 ms', 'p99 ms', 'err', 'hot req/s', 'p50 ms', 'p99 ms', 'err', 'baseline req/s', 'p50 ms', 'p99 ms', 'err', 'service/baseline', 'hot/spread'];
+  const rows: string[][] = [];
+  const concurrencies = [...new Set(results.cells.map((cell) => cell.concurrency))];
+  const ratios = ratioRows(results.cells);
+  const part = (cell: CellResult | undefined) => (cell === undefined ? ['—', '—', '—', '—'] : [int(cell.requestsPerSecond), num(cell.p50, 2), num(cell.p99, 2), int(cell.errors)]);
+  for (const c of concurrencies) {
+    const floor = findCell(results.cells, 'floor', 'floor', c);
+    if (floor) rows.push(['framework floor', String(c), ...part(floor), ...part(undefined), ...part(undefined), '—', '—']);
+    for (const cell of results.cells.filter((candidate) => candidate.mode === 'service' && candidate.concurrency === c)) {
+      const r = ratios.find((row) => row.operation === cell.operation && row.concurrency === c);
+      rows.push([
+        cell.operation,
+        String(c),
+        ...part(cell),
+        ...part(findCell(results.cells, 'hot', cell.operation, c)),
+        ...part(findCell(results.cells, 'baseline', cell.operation, c)),
+        num(r?.serviceOverBaseline, 2),
+        num(r?.hotOverSpread, 2),
+      ]);
+    }
+  }
+  return markdownTable(head, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
+export function targetsTable(targets: readonly TargetResult[]): string {
+  return markdownTable(
+    ['target', 'goal', 'measured (worst)', 'holds', 'per operation'],
+    targets.map((t) => [
+      t.name,
+      t.target,
+      num(t.measured, 2),
+      t.ok ? 'yes' : '**no**',
+      Object.entries(t.detail)
+        .map(([operation, value]) => `${operation} ${num(value, 2)}`)
+        .join(', ') || '—',
+    ]),
+    ['l', 'l', 'r', 'l', 'l'],
+  );
+}
+
+export function checksTable(checks: readonly CheckOutcome[]): string {
+  return markdownTable(['check', 'result', 'detail'], checks.map((check) => [check.name, check.ok ? 'pass' : '**FAIL**', check.detail]), ['l', 'l', 'l']);
+}
+
+export function scaleTable(comparison: ScaleComparison): string {
+  const s = comparison.small.observations.toLocaleString('en-US');
+  const l = comparison.large.observations.toLocaleString('en-US');
+  return markdownTable(
+    ['operation', 'c', `p50 ms @ ${s}`, `p50 ms @ ${l}`, 'ratio', `baseline p50 @ ${s}`, `baseline p50 @ ${l}`, 'baseline ratio'],
+    comparison.rows.map((row) => [
+      row.operation,
+      String(row.concurrency),
+      num(row.smallP50, 2),
+      num(row.largeP50, 2),
+      num(row.ratio, 2),
+      num(row.baselineSmallP50, 2),
+      num(row.baselineLargeP50, 2),
+      num(row.baselineRatio, 2),
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
+export function machineLine(machine: Machine): string {
+  const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(' ');
+  return (
+    `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}; Node ${machine.node}, PostgreSQL ${machine.postgres}; ` +
+    `load average ${load(machine.loadAverage.start)} at start, ${load(machine.loadAverage.end)} at end`
+  );
+}

@@ -1,0 +1,34 @@
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startService } from '../../src/server.ts';
+import { FRAMEWORK_FLOOR } from './operations.ts';
+
+/**
+ * The service under benchmark: the same `startService` (and so `createApp`) as `npm start`, on
+ * the database the harness gives in DATABASE_URL, plus the framework-floor operation. No demo
+ * data or demo account: the harness brings its own dataset and keys. Prints one line with its
+ * URL on standard output; SIGTERM closes it gracefully (in-flight requests finish).
+ */
+const config = loadConfig();
+if (config.databaseUrl === undefined) throw new Error('the bench server needs DATABASE_URL');
+// The request log as `npm start` writes it, at LOG_LEVEL (the harness sets warn), on standard
+// error: standard output carries the one line the harness reads.
+const logger = createLogger({ destination: pino.destination({ dest: 2, sync: true }) });
+const service = await startService(config, { log: (line) => console.error(line), logger, extraOperations: [FRAMEWORK_FLOOR] });
+console.log(JSON.stringify({ url: service.url, pid: process.pid }));
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Sql } from '../../src/db/client.ts';
+import { createBenchAccounts, RequestIds, type BenchAccount } from './accounts.ts';
+import { ChargeBook, checkAccounts, type CheckOutcome } from './checks.ts';
+import { databaseName, ensureDatabase, openPool, type BenchServer } from './database.ts';
+import { ensureDataset, type DatasetLoad } from './dataset.ts';
+import { BenchError } from './errors.ts';
+import { baselineMeasurement, serviceMeasurement, type CellSpec, type Measurement } from './load.ts';
+import { BENCH_OPERATIONS, FLOOR_OPERATION, requestPath, type BenchOperation } from './operations.ts';
+import { sampleParameters, type Parameters } from './parameters.ts';
+import { RssSampler, startBenchService, type BenchService } from './service.ts';
+import type { CellMode } from './stats.ts';
+
+/** Credits bought for every account on top of the first-key grant: far more than any run spends. */
+const FUNDING = 1_000_000_000;
+/** Far above any latency the cells see. */
+const ABANDONED_REQUESTS_GRACE_MS = 3_000;
+
+export interface TargetOptions {
+  observations: number;
+  accounts: number;
+  sample: number;
+  warmup: number;
+  poolSize: number;
+  log: (line: string) => void;
+}
+
+/**
+ * One dataset size under test: its database (loaded once), the names and domains sampled from
+ * it, this run's funded accounts (the spread keys and one hot key), the service process on it
+ * with its memory sampler, and the baseline's pool.
+ */
+export class BenchTarget {
+  private constructor(
+    readonly observations: number,
+    readonly admin: Sql,
+    readonly dataset: DatasetLoad,
+    readonly parameters: Parameters,
+    readonly counts: { identifiers: number; landingDomains: number; postgres: string },
+    readonly spread: readonly BenchAccount[],
+    readonly hot: readonly BenchAccount[],
+    private readonly accounts: readonly BenchAccount[],
+    readonly book: ChargeBook,
+    readonly ids: RequestIds,
+    readonly service: BenchService,
+    readonly sampler: RssSampler,
+    readonly baselinePool: Sql,
+    private readonly warmup: number,
+  ) {}
+
+  /** Opens a size; `defer` receives what to close when the run ends (or is interrupted), in order of opening. */
+  static async open(server: BenchServer, options: TargetOptions, defer: (close: () => Promise<void>) => void): Promise<BenchTarget> {
+    const { observations, log } = options;
+    const name = databaseName(observations);
+    const url = await ensureDatabase(server, name);
+    log(`Database ${name} on the ${server.description}`);
+    const admin = openPool(url, 4);
+    defer(() => admin.end({ timeout: 5 }));
+    const dataset = await ensureDataset(admin, observations, log, process.stderr);
+    const parameters = await sampleParameters(admin, options.sample);
+    const [counts] = await admin<{ identifiers: number; landingDomains: number; postgres: string }[]>`
+      SELECT (SELECT count(*) FROM identifiers)::bigint AS "identifiers", (SELECT count(*) FROM landing_domain_stats)::bigint AS "landingDomains",
+             current_setting('server_version') AS "postgres"`;
+    const tag = randomBytes(4).toString('hex');
+    log(`Creating ${options.accounts.toLocaleString('en-US')} funded accounts with one key each, and the hot account (run ${tag})`);
+    const accounts = await createBenchAccounts(admin, { count: options.accounts + 1, credits: FUNDING, tag });
+    const service = await startBenchService(url);
+    defer(() => service.stop());
+    const sampler = new RssSampler(service.pid);
+    defer(async () => sampler.stop());
+    log(`Service (scripts/bench/server.ts, pid ${service.pid}) listening on ${service.url}; pool size ${options.poolSize}`);
+    const baselinePool = openPool(url, options.poolSize);
+    defer(() => baselinePool.end({ timeout: 5 }));
+    return new BenchTarget(
+      observations,
+      admin,
+      dataset,
+      parameters,
+      counts,
+      accounts.slice(0, options.accounts),
+      [accounts[options.accounts]],
+      accounts,
+      new ChargeBook(accounts.length),
+      new RequestIds(tag),
+      service,
+      sampler,
+      baselinePool,
+      options.warmup,
+    );
+  }
+
+  /** One request per operation before measuring: a misconfigured service fails here, not as a table of errors. */
+  async preflight(operations: readonly BenchOperation[]): Promise<void> {
+    const account = this.spread[0];
+    const calls = [...operations.map((op) => ({ contract: op.contract, parameter: op.parameter })), { contract: FLOOR_OPERATION, parameter: null }];
+    for (const { contract, parameter } of calls) {
+      const value = parameter === 'name' ? this.parameters.names[0] : parameter === 'domain' ? this.parameters.domains[0] : undefined;
+      const id = this.ids.next();
+      this.book.sent(id, account.index);
+      const response = await fetch(`${this.service.url}${requestPath(contract, parameter, value)}`, {
+        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': id },
+      });
+      const body = await response.text();
+      this.book.answered(id, Number(response.headers.get('x-credits-charged') ?? 0), Number(response.headers.get('x-credits-remaining')));
+      if (response.status !== 200) throw new BenchError(`preflight: ${contract.operationId} answered ${response.status}: ${body.slice(0, 300)}`);
+    }
+  }
+
+  private spec(mode: CellMode, operation: BenchOperation | null, concurrency: number): CellSpec {
+    return {
+      mode,
+      label: operation?.label ?? 'floor',
+      operation: operation?.contract ?? FLOOR_OPERATION,
+      parameter: operation?.parameter ?? null,
+      values: operation?.parameter === 'name' ? this.parameters.names : operation?.parameter === 'domain' ? this.parameters.domains : [],
+      accounts: mode === 'hot' ? this.hot : this.spread,
+      concurrency,
+      warmupSeconds: this.warmup,
+      book: this.book,
+      ids: this.ids,
+    };
+  }
+
+  /** A cell of an operation (null: the framework floor) in one mode. */
+  measurement(mode: CellMode, operation: BenchOperation | null, concurrency: number): Measurement {
+    const spec = this.spec(mode, operation, concurrency);
+    if (mode === 'baseline') {
+      if (operation === null) throw new Error('the floor has no baseline');
+      return baselineMeasurement(this.baselinePool, spec, operation.lookup);
+    }
+    return serviceMeasurement(this.service.url, spec, () => this.sampler.window());
+  }
+
+  /**
+   * Stops the service and the baseline's pool, then runs the checks: nothing may be in flight when
+   * balances are read. The requests the load generator abandoned when a cell ended (their client
+   * gone) are given time to finish first: the service's graceful stop waits for open connections,
+   * not for handlers whose connection is already closed, and would cut their queries off.
+   */
+  async finish(log: (line: string) => void): Promise<CheckOutcome[]> {
+    this.sampler.stop();
+    await new Promise((resolve) => setTimeout(resolve, ABANDONED_REQUESTS_GRACE_MS));
+    await this.service.stop();
+    await this.baselinePool.end({ timeout: 5 });
+    log(`Checking balances and ledgers (${this.observations.toLocaleString('en-US')} observations)`);
+    const checks = await checkAccounts(this.admin, this.accounts, this.book);
+    const serviceErrors = this.service.stderr.filter((line) => /failed|error/i.test(line));
+    if (serviceErrors.length > 0) checks.push({ name: 'service error log is empty', ok: false, detail: serviceErrors.slice(0, 3).join(' / ') });
+    return checks;
+  }
+}
+
+export const operationsByLabel = (labels: readonly string[]) => BENCH_OPERATIONS.filter((op) => labels.includes(op.label));
