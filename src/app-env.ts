@@ -19,5 +19,7 @@ export interface AppEnv {
     credits: Credits | undefined;
     /** Credits given back because the call failed on the server's side. */
     creditsRefunded: number | undefined;
+    /** The refund could not be made yet (the database is away); it is owed and made once it is back. */
+    refundOwed: boolean | undefined;
   };
 }

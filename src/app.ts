@@ -7,6 +7,7 @@ import { contractRouting } from './middleware/contract-routing.ts';
 import { onError, onNotFound } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
 import { parameterError } from './params.ts';
+import { PendingRefunds } from './pending-refunds.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
 import { registerAdvertiserLandingDomains } from './routes/advertiser-landing-domains.ts';
@@ -19,11 +20,13 @@ export interface AppDependencies {
   sql: Sql;
   /** The service's clock; the history window follows it. */
   now?: () => Date;
+  /** Refunds owed while the database was away; in memory only unless the service gives it a folder. */
+  refunds?: PendingRefunds;
 }
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp({ sql, now = () => new Date() }: AppDependencies): App {
+export function createApp({ sql, now = () => new Date(), refunds = new PendingRefunds(sql) }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
     defaultHook: (result, c) => {
@@ -32,11 +35,11 @@ export function createApp({ sql, now = () => new Date() }: AppDependencies): App
   });
 
   app.use('*', requestId);
-  app.use('/api/*', contractRouting, authentication, billing(sql));
+  app.use('/api/*', contractRouting, authentication, billing(sql, refunds));
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now };
+  const deps = { sql, now, refunds };
   registerAdvertiserSummary(app, deps);
   registerDomainSummary(app, deps);
   registerAdvertiserHistory(app, deps);

@@ -16,6 +16,14 @@ export interface Config {
   poolSize: number;
   /** Load the synthetic demo dataset when the database holds no observations. */
   loadDemoData: boolean;
+  /** How long opening a database connection may take before the call answers 503. */
+  connectTimeoutMs: number;
+  /** How long one SQL statement may run before PostgreSQL cancels it (the call answers 503); 0: no limit. */
+  statementTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests get to finish before their connections are closed. */
+  shutdownTimeoutMs: number;
+  /** Where refunds that could not reach the database wait, so they survive a restart (git-ignored). */
+  pendingRefundsDir: string;
 }
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
@@ -35,5 +43,9 @@ export function loadConfig(): Config {
     host: process.env.HOST || '127.0.0.1',
     poolSize: intFromEnv('DB_POOL_SIZE', 10),
     loadDemoData: process.env.DEMO_DATA !== 'off',
+    connectTimeoutMs: intFromEnv('DB_CONNECT_TIMEOUT_MS', 2_000),
+    statementTimeoutMs: intFromEnv('STATEMENT_TIMEOUT_MS', 5_000, 0),
+    shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    pendingRefundsDir: process.env.PENDING_REFUNDS_DIR || path.join(projectRoot, '.data', 'pending-refunds'),
   };
 }

@@ -3,9 +3,16 @@ import net from 'node:net';
 import { projectRoot } from '../../src/config.ts';
 
 export interface Started {
+  /** What it printed until it listened. */
   output: string;
   url: string;
+  pid: number;
+  /** Everything it printed so far. */
+  printed(): string;
+  /** SIGTERM, then its exit code. */
   stop(): Promise<number | null>;
+  /** Resolves when the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Runs `src/main.ts` as `npm start` does (after its install step) and waits until it listens. */
@@ -17,6 +24,7 @@ export function startService(env: Record<string, string | undefined>): Promise<S
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -26,7 +34,10 @@ export function startService(env: Record<string, string | undefined>): Promise<S
         resolve({
           output,
           url: match[1],
-          stop: () => new Promise((done) => { child.once('exit', (code) => done(code)); child.kill('SIGTERM'); }),
+          pid: child.pid!,
+          printed: () => output,
+          stop: async () => { child.kill('SIGTERM'); return (await exited).code; },
+          exited,
         });
       }
     };
