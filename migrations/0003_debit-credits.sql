@@ -9,11 +9,11 @@
 -- by the calls before it covers its price; otherwise it is refused with that balance. Charged
 -- calls get their own ledger row with their own balance after. A price of 0 only reads the balance.
 -- No row comes back when the key is unknown or revoked or its account disabled.
+-- The calls come as a JSON array of {"price", "endpoint", "request_id"} objects, in order: the
+-- service's pool does not load array types (see src/db/client.ts), and JSON needs none.
 CREATE FUNCTION debit_credits(
-  p_key_hash    bytea,
-  p_prices      bigint[],
-  p_endpoints   text[],
-  p_request_ids text[]
+  p_key_hash bytea,
+  p_calls    jsonb
 ) RETURNS TABLE (nth integer, key_id bigint, account_id bigint, key_prefix text, charge_id bigint, balance bigint)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -23,6 +23,8 @@ DECLARE
   v_prefix     text;
   v_balance    bigint;
   v_charged    boolean := false;
+  v_call       jsonb;
+  v_price      bigint;
 BEGIN
   SELECT k.id, k.account_id, k.display_prefix
     INTO v_key_id, v_account_id, v_prefix
@@ -37,19 +39,21 @@ BEGIN
 
   -- The row lock serializes debits of one account across keys and processes; it is only taken
   -- when something is to be charged, so a balance read never waits on a debit.
-  IF EXISTS (SELECT FROM unnest(p_prices) AS price WHERE price > 0) THEN
+  IF EXISTS (SELECT FROM jsonb_array_elements(p_calls) AS c WHERE (c ->> 'price')::bigint > 0) THEN
     SELECT a.balance INTO v_balance FROM accounts a WHERE a.id = v_account_id FOR UPDATE;
   ELSE
     SELECT a.balance INTO v_balance FROM accounts a WHERE a.id = v_account_id;
   END IF;
 
-  FOR i IN 1 .. cardinality(p_prices) LOOP
+  FOR i IN 1 .. jsonb_array_length(p_calls) LOOP
+    v_call := p_calls -> (i - 1);
+    v_price := (v_call ->> 'price')::bigint;
     nth := i; key_id := v_key_id; account_id := v_account_id; key_prefix := v_prefix; charge_id := NULL;
-    IF p_prices[i] > 0 AND v_balance >= p_prices[i] THEN
-      v_balance := v_balance - p_prices[i];
+    IF v_price > 0 AND v_balance >= v_price THEN
+      v_balance := v_balance - v_price;
       v_charged := true;
       INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
-      VALUES (v_account_id, v_key_id, 'charge', -p_prices[i], v_balance, p_endpoints[i], p_request_ids[i])
+      VALUES (v_account_id, v_key_id, 'charge', -v_price, v_balance, v_call ->> 'endpoint', v_call ->> 'request_id')
       RETURNING id INTO charge_id;
     END IF;
     balance := v_balance;
@@ -63,4 +67,4 @@ END;
 $$;
 
 -- Down Migration
-DROP FUNCTION debit_credits(bytea, bigint[], text[], text[]);
+DROP FUNCTION debit_credits(bytea, jsonb);

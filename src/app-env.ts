@@ -28,5 +28,7 @@ export interface AppEnv {
     creditsRefunded: number | undefined;
     /** The docs page's script nonce, set by its Content-Security-Policy (hono's secureHeaders). */
     secureHeadersNonce?: string;
+    /** The refund could not be made yet (the database is away); it is owed and made once it is back. */
+    refundOwed: boolean | undefined;
   };
 }

@@ -17,6 +17,7 @@ import { securityHeaders } from './middleware/security-headers.ts';
 import { steadyRefusals } from './middleware/refusal-timing.ts';
 import { requestLimits } from './middleware/request-limits.ts';
 import { parameterError } from './params.ts';
+import { PendingRefunds } from './pending-refunds.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
 import { registerAdvertiserLandingDomains } from './routes/advertiser-landing-domains.ts';
@@ -50,6 +51,8 @@ export interface AppDependencies {
    * this (its framework floor, scripts/bench/server.ts); the service serves the contract alone.
    */
   extraOperations?: readonly ExtraOperation[];
+  /** Refunds owed while the database was away; in memory only unless the service gives it a folder. */
+  refunds?: PendingRefunds;
 }
 
 /** An operation outside the contract, with its handler. */
@@ -72,6 +75,7 @@ export function createApp({
   limits = DEFAULT_HTTP_LIMITS,
   unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
   extraOperations = [],
+  refunds = new PendingRefunds(sql),
 }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>({
     // A request the generated validators reject is answered with the code our parameter rules give.
@@ -85,13 +89,13 @@ export function createApp({
   app.use('*', securityHeaders);
   app.use('*', requestLimits(limits));
   const routing = extraOperations.length === 0 ? contractRouting : routeOperations([...contractOperations, ...extraOperations.map((extra) => extra.operation)]);
-  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), routing, authentication, billing(sql, { now, metrics, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), routing, authentication, billing(sql, { now, metrics, refunds, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
   for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now, logger, metrics, readinessTimeoutMs };
+  const deps = { sql, now, logger, metrics, readinessTimeoutMs, refunds };
   registerAdvertiserSummary(app, deps);
   registerDomainSummary(app, deps);
   registerAdvertiserHistory(app, deps);
@@ -118,4 +122,4 @@ export function servedContract(app: App) {
   });
 }
 
-export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now' | 'logger' | 'metrics' | 'readinessTimeoutMs'>>;
+export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now' | 'logger' | 'metrics' | 'readinessTimeoutMs' | 'refunds'>>;

@@ -23,6 +23,14 @@ export interface Config {
   http: HttpLimits;
   /** Every 401 is answered no sooner than this many milliseconds after the request arrived. */
   unauthorizedFloorMs: number;
+  /** How long opening a database connection may take before the call answers 503. */
+  connectTimeoutMs: number;
+  /** How long one SQL statement may run before PostgreSQL cancels it (the call answers 503); 0: no limit. */
+  statementTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests get to finish before their connections are closed. */
+  shutdownTimeoutMs: number;
+  /** Where refunds that could not reach the database wait, so they survive a restart (git-ignored). */
+  pendingRefundsDir: string;
 }
 
 /** Generous: ten calls a second, sustained, for every key; a client within it never sees 429. */
@@ -79,6 +87,10 @@ export function loadConfig(): Config {
     readinessTimeoutMs: intFromEnv('READYZ_TIMEOUT_MS', 2_000),
     http: httpLimitsFromEnv(),
     unauthorizedFloorMs: intFromEnv('UNAUTHORIZED_MIN_RESPONSE_MS', DEFAULT_UNAUTHORIZED_FLOOR_MS, 0),
+    connectTimeoutMs: intFromEnv('DB_CONNECT_TIMEOUT_MS', 2_000),
+    statementTimeoutMs: intFromEnv('STATEMENT_TIMEOUT_MS', 5_000, 0),
+    shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    pendingRefundsDir: process.env.PENDING_REFUNDS_DIR || path.join(projectRoot, '.data', 'pending-refunds'),
   };
 }
 

@@ -1,5 +1,5 @@
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerType } from '@hono/node-server';
 import { createApp, type ExtraOperation } from './app.ts';
 import type { Config } from './config.ts';
 import { connect, type Sql } from './db/client.ts';
@@ -7,16 +7,26 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import type { Logger } from './logger.ts';
 import { createHttpServer } from './http-server.ts';
+import { PendingRefunds } from './pending-refunds.ts';
 
 export interface RunningService {
   url: string;
   sql: Sql;
+  /**
+   * Graceful shutdown: stops accepting connections, lets in-flight requests finish (up to the
+   * shutdown timeout), makes refunds still owed if it can, then closes the pool and stops the
+   * embedded server if this process started it.
+   */
   close(): Promise<void>;
 }
 
+/** How long a shutdown keeps trying to make refunds still owed; what is left waits on disk for the next start. */
+const OWED_REFUNDS_GRACE_MS = 3_000;
+
+
 export interface StartOptions {
   log: (line: string) => void;
-  /** Runs after migrations, before the port opens (the demo data and account). */
+  /** Runs after migrations, before the port opens (the demo data and account), with no statement timeout. */
   prepare?: (sql: Sql) => Promise<void>;
   /** The structured log the app writes a line per request to. */
   logger?: Logger;
@@ -36,16 +46,32 @@ export async function startService(config: Config, { log, prepare, logger, extra
     embedded = await startEmbeddedPostgres(config.embeddedDataDir, config.embeddedPort);
     databaseUrl = embedded.url;
   }
-  const sql = connect(databaseUrl, config.poolSize);
-  let server: ServerType | undefined;
+  const sql = connect(databaseUrl, config.poolSize, {
+    connectTimeoutMs: config.connectTimeoutMs,
+    statementTimeoutMs: config.statementTimeoutMs,
+    fetchArrayTypes: false,
+  });
+  const refunds = new PendingRefunds(sql, { directory: config.pendingRefundsDir, databaseUrl, log });
+  let server: Server | undefined;
   const close = async () => {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (server) await stopListening(server, config.shutdownTimeoutMs);
+    if (refunds.size > 0) await refunds.settle(OWED_REFUNDS_GRACE_MS);
+    await refunds.stop();
     await sql.end({ timeout: 5 });
     await embedded?.stop();
   };
   try {
     await migrate(databaseUrl);
-    await prepare?.(sql);
+    await refunds.adoptLeftovers();
+    if (prepare) {
+      // Loading the demo data may take longer than the statement timeout that protects callers.
+      const setup = connect(databaseUrl, config.poolSize, { connectTimeoutMs: config.connectTimeoutMs });
+      try {
+        await prepare(setup);
+      } finally {
+        await setup.end({ timeout: 5 });
+      }
+    }
     const app = createApp({
       sql,
       logger,
@@ -54,16 +80,54 @@ export async function startService(config: Config, { log, prepare, logger, extra
       limits: config.http,
       unauthorizedFloorMs: config.unauthorizedFloorMs,
       extraOperations,
+      refunds,
     });
     const port = await new Promise<number>((resolve, reject) => {
       const http = createHttpServer(app.fetch, config.http, config.host);
       server = http;
       http.once('error', reject);
       http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port));
+      trackResponses(http);
     });
     return { url: `http://${config.host}:${port}`, sql, close };
   } catch (error) {
     await close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Closes the listening socket at once (new connections are refused) and every keep-alive
+ * connection as soon as it is idle, so in-flight requests finish and nothing waits for
+ * keep-alive timeouts; their answers say `Connection: close`, so clients do not send another
+ * request on a connection about to close. Connections still busy after `graceMs` are closed.
+ */
+function stopListening(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const closeAfterAnswer = (response: ServerResponse) => {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
+    };
+    for (const response of unanswered.get(server) ?? []) closeAfterAnswer(response);
+    server.on('request', (_request, response) => closeAfterAnswer(response));
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** The responses each server has not finished, so a shutdown can mark them. */
+const unanswered = new WeakMap<Server, Set<ServerResponse>>();
+
+function trackResponses(server: Server): void {
+  const open = new Set<ServerResponse>();
+  unanswered.set(server, open);
+  server.on('request', (_request, response: ServerResponse) => {
+    open.add(response);
+    response.once('close', () => open.delete(response));
+  });
 }

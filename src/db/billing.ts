@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 
 /** The caller behind a valid key: an active key of an enabled account. */
@@ -36,9 +37,7 @@ export async function debitCalls(sql: Sql, keyHash: Buffer, calls: readonly Call
     SELECT nth, key_id, account_id, key_prefix, charge_id, balance
     FROM debit_credits(
       ${keyHash},
-      ${calls.map((call) => call.price)}::bigint[],
-      ${calls.map((call) => call.endpoint)}::text[],
-      ${calls.map((call) => call.requestId)}::text[]
+      ${sql.json(calls.map(({ price, endpoint, requestId }) => ({ price, endpoint, request_id: requestId })))}
     )
     ORDER BY nth
   `;
@@ -76,11 +75,53 @@ export async function findCaller(sql: Sql, keyHash: Buffer): Promise<(Caller & {
  * never be refunded twice.
  */
 export async function refund(sql: Sql, chargeId: number, requestId: string): Promise<{ refunded: number; balance: number }> {
+  const row = await refundCharge(sql, sql`SELECT * FROM ledger WHERE id = ${chargeId} AND kind = 'charge'`, requestId);
+  if (!row) throw new Error(`charge ${chargeId} does not exist`);
+  return row;
+}
+
+/**
+ * A refund the service owes but could not make when the call failed (see src/pending-refunds.ts):
+ * - `charge`: the debit committed and returned its ledger row; the refund did not get through.
+ * - `uncertain`: the connection was lost while the debit ran, so whether it committed is unknown.
+ *   Its charge is found by what the service knows of the call: the request id, the key and the
+ *   operation, no earlier than just before the call.
+ */
+export type OwedRefund =
+  | { kind: 'charge'; chargeId: number; requestId: string }
+  | { kind: 'uncertain'; requestId: string; keyHash: string; endpoint: string; notBefore: string };
+
+/**
+ * Makes an owed refund, at most once: a charge that already has its refund (a retry after a
+ * refund whose answer was lost) or no charge at all (an uncertain debit that never committed)
+ * refunds nothing and returns null.
+ */
+export async function settleOwedRefund(sql: Sql, owed: OwedRefund): Promise<{ refunded: number; balance: number } | null> {
+  const charge =
+    owed.kind === 'charge'
+      ? sql`SELECT l.* FROM ledger l WHERE l.id = ${owed.chargeId} AND l.kind = 'charge' AND l.request_id = ${owed.requestId}`
+      : sql`
+          SELECT l.* FROM ledger l JOIN api_keys k ON k.account_id = l.account_id AND k.id = l.key_id
+          WHERE k.key_hash = ${Buffer.from(owed.keyHash, 'hex')} AND l.kind = 'charge' AND l.request_id = ${owed.requestId}
+            AND l.endpoint = ${owed.endpoint} AND l.created_at >= ${owed.notBefore}::timestamptz`;
+  const unrefunded = sql`
+    SELECT * FROM (${charge}) c
+    WHERE NOT EXISTS (SELECT 1 FROM ledger r WHERE r.refund_of = c.id)
+    ORDER BY c.id DESC LIMIT 1`;
+  try {
+    return await refundCharge(sql, unrefunded, owed.requestId);
+  } catch (error) {
+    // Another process made this very refund at the same moment (unique refund_of).
+    if ((error as { code?: string }).code === '23505') return null;
+    throw error;
+  }
+}
+
+/** Credits the charge `charge` selects (a ledger row) back with its refund row, in one statement. */
+async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: string): Promise<{ refunded: number; balance: number } | null> {
   const [row] = await sql<{ amount: number; balance_after: number }[]>`
     WITH charge AS (
-      SELECT id, account_id, key_id, endpoint, -amount AS credits
-      FROM ledger
-      WHERE id = ${chargeId} AND kind = 'charge'
+      SELECT id, account_id, key_id, endpoint, -amount AS credits FROM (${charge}) selected
     ), credited AS (
       UPDATE accounts a
       SET balance = a.balance + charge.credits
@@ -93,6 +134,5 @@ export async function refund(sql: Sql, chargeId: number, requestId: string): Pro
     FROM charge, credited
     RETURNING amount, balance_after
   `;
-  if (!row) throw new Error(`charge ${chargeId} does not exist`);
-  return { refunded: row.amount, balance: row.balance_after };
+  return row ? { refunded: row.amount, balance: row.balance_after } : null;
 }

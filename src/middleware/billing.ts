@@ -7,6 +7,7 @@ import { recordClaimCharge, type Claim } from '../db/idempotency.ts';
 import { asApiError, insufficientCredits, rateLimited, unauthorized } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';
 import { idempotencyKeyParameter } from '../params.ts';
+import type { PendingRefunds } from '../pending-refunds.ts';
 import { errorResponse } from './errors.ts';
 import { canonicalQuery, idempotency } from './idempotency.ts';
 import type { KeyRateLimit } from './rate-limit.ts';
@@ -17,7 +18,16 @@ export interface BillingOptions {
   /** The per-key rate limit; null when it is turned off. */
   rateLimit: KeyRateLimit | null;
   metrics: Pick<Metrics, 'creditsCharged' | 'creditsRefunded'>;
+  /** Refunds owed while the database is away. */
+  refunds: PendingRefunds;
 }
+
+/** A debit may have committed when it failed with one of these: the statement was sent, the answer lost. */
+const OUTCOME_UNKNOWN_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '08003', '08006', '08007']);
+
+/** How far the service's clock and the database's may disagree when an uncertain debit's charge is looked for. */
+const CLOCK_SLACK_MS = 2_000;
+
 
 /**
  * Billing around every API operation:
@@ -27,14 +37,16 @@ export interface BillingOptions {
  *   per-key rate limit (429), then checks the key and takes the operation's `x-credit-cost`
  *   atomically, with its ledger row, before the handler runs its query (concurrent calls of one
  *   key are coalesced into one statement: see `CoalescedDebits`);
- * - refunds a charged call that failed on the server's side;
+ * - refunds a charged call that failed on the server's side; when the database cannot take the
+ *   refund at that moment, or the debit's own outcome is unknown, the refund is owed (PendingRefunds)
+ *   and made once the database is back;
  * - settles "key before parameters" for calls rejected before the debit: a 400 from a key that
  *   turns out not to be valid becomes the 401 it should have been;
  * - puts `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer
  *   to a valid key;
  * - counts the credits charged and refunded in the metrics, where they move in the ledger.
  */
-export const billing = (sql: Sql, { now, metrics, rateLimit }: BillingOptions) => {
+export const billing = (sql: Sql, { now, metrics, refunds, rateLimit }: BillingOptions) => {
   const idempotent = idempotency(sql, { now, rateLimit });
   const debits = new CoalescedDebits(sql);
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -65,12 +77,19 @@ export const billing = (sql: Sql, { now, metrics, rateLimit }: BillingOptions) =
           throw rateLimited(rateLimit.policy.requests, rateLimit.policy.windowSeconds);
         }
       }
-      const result = await debits.debit({
-        keyHash: c.var.apiKeyHash,
-        price: creditCost,
-        endpoint: operationId,
-        requestId: c.var.requestId,
-      });
+      const request = { keyHash: c.var.apiKeyHash, price: creditCost, endpoint: operationId, requestId: c.var.requestId };
+      const notBefore = new Date(Date.now() - CLOCK_SLACK_MS).toISOString();
+      let result: Awaited<ReturnType<typeof debits.debit>>;
+      try {
+        result = await debits.debit(request);
+      } catch (error) {
+        // The caller is told nothing was charged; if the debit did commit, its refund makes that true.
+        const code = (error as { code?: unknown }).code;
+        if (creditCost > 0 && typeof code === 'string' && OUTCOME_UNKNOWN_CODES.has(code)) {
+          await refunds.owe({ kind: 'uncertain', requestId: request.requestId, keyHash: request.keyHash.toString('hex'), endpoint: operationId, notBefore });
+        }
+        throw error;
+      }
       if (result.outcome === 'unauthorized') {
         if (rateLimit) await rateLimit.giveBack(c.var.apiKeyHash);
         c.set('quota', undefined);
@@ -100,15 +119,32 @@ export const billing = (sql: Sql, { now, metrics, rateLimit }: BillingOptions) =
       c.set('credits', { credits_charged: 0, credits_remaining: caller.balance });
     }
     if (call.chargeId !== null && c.res.status >= 500) {
-      const { refunded, balance } = await refund(sql, call.chargeId, c.var.requestId);
+      try {
+        const { refunded, balance } = await refund(sql, call.chargeId, c.var.requestId);
+        metrics.creditsRefunded(operationId, refunded);
+        c.set('creditsRefunded', refunded);
+        c.set('credits', { credits_charged: 0, credits_remaining: balance });
+      } catch {
+        // The database is away (or the refund's answer was lost): the refund is owed, on disk, and
+        // made once the database is back. The balance after it cannot be read now: no credit headers.
+        await refunds.owe({ kind: 'charge', chargeId: call.chargeId, requestId: c.var.requestId });
+        c.set('creditsRefunded', creditCost);
+        c.set('refundOwed', true);
+        c.set('credits', undefined);
+      }
       call.refunded = true;
-      metrics.creditsRefunded(operationId, refunded);
-      c.set('creditsRefunded', refunded);
-      c.set('credits', { credits_charged: 0, credits_remaining: balance });
       c.res = undefined;
       c.res = errorResponse(c, asApiError(c.error));
     }
-    if (call.claim !== null) await idempotent.settle(c, call.claim, call.chargeId, call.refunded);
+    if (call.claim !== null) {
+      try {
+        await idempotent.settle(c, call.claim, call.chargeId, call.refunded);
+      } catch (error) {
+        // Only a failed call can find the database away here; its answer stands. The claim stays
+        // "running" and a retry takes it over once it is stale (see ./idempotency.ts).
+        if (c.res.status < 500) throw error;
+      }
+    }
     const credits = c.var.credits;
     if (credits !== undefined) {
       c.header('X-Credits-Charged', String(credits.credits_charged));

@@ -20,7 +20,8 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   if (error.isServerError) {
     const refunded = c.get('creditsRefunded') ?? 0;
     extra.credits_refunded = refunded;
-    message += refunded > 0 ? ` The ${refunded} credits charged for this call were refunded.` : ' Nothing was charged for this call.';
+    if (c.get('refundOwed')) message += ` The ${refunded} credits charged for this call are refunded as soon as the database is back.`;
+    else message += refunded > 0 ? ` The ${refunded} credits charged for this call were refunded.` : ' Nothing was charged for this call.';
   }
   const headers: Record<string, string> = {};
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer';

@@ -8,7 +8,13 @@ export interface Started {
   /** Everything it printed so far. */
   outputNow(): string;
   url: string;
+  pid: number;
+  /** Everything it printed so far. */
+  printed(): string;
+  /** SIGTERM, then its exit code. */
   stop(): Promise<number | null>;
+  /** Resolves when the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Runs `src/main.ts` as `npm start` does (after its install step) and waits until it listens. */
@@ -20,6 +26,7 @@ export function startService(env: Record<string, string | undefined>): Promise<S
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -30,16 +37,22 @@ export function startService(env: Record<string, string | undefined>): Promise<S
           output,
           outputNow: () => output,
           url: match[1],
-          stop: () => new Promise((done) => {
+          pid: child.pid!,
+          printed: () => output,
+          stop: async () => {
+            child.kill('SIGTERM');
+            const { code } = await exited;
             // After the exit, the last lines it printed may still be in the pipe: read them first
             // (up to a second: a child process of its own may hold the pipe open longer).
-            child.once('exit', (code) => {
-              if (child.stdout.readableEnded) return done(code);
-              const grace = setTimeout(() => done(code), 1_000);
-              child.stdout.once('end', () => { clearTimeout(grace); done(code); });
-            });
-            child.kill('SIGTERM');
-          }),
+            if (!child.stdout.readableEnded) {
+              await new Promise<void>((done) => {
+                const grace = setTimeout(done, 1_000);
+                child.stdout.once('end', () => { clearTimeout(grace); done(); });
+              });
+            }
+            return code;
+          },
+          exited,
         });
       }
     };
