@@ -1264,6 +1264,8 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getReadiness: {
@@ -1288,6 +1290,8 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1313,6 +1317,8 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+            414: components["responses"]["UriTooLong"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
 }

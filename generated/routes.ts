@@ -1583,6 +1583,8 @@ export const getHealthzRoute = createRoute({
       },
     },
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
+    431: HeadersTooLargeResponse,
   },
   security: [],
 })
@@ -1611,6 +1613,8 @@ export const getReadyzRoute = createRoute({
       },
     },
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
+    431: HeadersTooLargeResponse,
     503: UnavailableResponse,
   },
   security: [],
@@ -1652,6 +1656,8 @@ export const getMetricsRoute = createRoute({
       },
     },
     405: MethodNotAllowedResponse,
+    414: UriTooLongResponse,
+    431: HeadersTooLargeResponse,
   },
   security: [],
 })
