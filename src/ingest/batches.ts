@@ -66,11 +66,16 @@ export interface IngestKind {
   validate(record: Record<string, unknown>): string;
   /** How many leading fields identify a record, when the kind's apply can use `repeats`. */
   identityFields?: number;
-  /**
-   * Applies the staged batch inside its transaction, the kind's lock held. `repeats` is false
-   * when no two rows of the batch share an identity (always true without `identityFields`).
-   */
-  apply(connection: Connection, repeats: boolean): Promise<BatchOutcome>;
+  /** Applies the staged batch inside its transaction, the kind's lock held. */
+  apply(connection: Connection, batch: StagedBatch): Promise<BatchOutcome>;
+}
+
+/** What the staging table holds. */
+export interface StagedBatch {
+  /** Valid rows, positions 0 to rows - 1. */
+  rows: number;
+  /** Two rows share an identity: false only when the kind has `identityFields` and none do. */
+  repeats: boolean;
 }
 
 /** Records validated between two turns of the event loop while a batch is applied. */
@@ -158,7 +163,7 @@ export async function ingestInBatches(sql: Sql, records: Records, options: Inges
   const settle = async (batch: Batch) => {
     const found = batch.invalid;
     if (batch.rows > 0) {
-      const outcome = await applyBatch(connection, kind, batch.flushChunk(), batch.repeats);
+      const outcome = await applyBatch(connection, kind, batch.flushChunk(), { rows: batch.rows, repeats: batch.repeats });
       summary.new += outcome.counts.new;
       summary.updated += outcome.counts.updated;
       summary.unchanged += outcome.counts.unchanged;
@@ -206,12 +211,27 @@ export async function ingestInBatches(sql: Sql, records: Records, options: Inges
     await applying;
     applying = undefined;
     await settle(batch);
+    await waitForDurability(connection);
     return summary;
-  } finally {
+  } catch (error) {
+    // What was committed before the failure stays, durably.
     await applying?.catch(() => {});
+    await waitForDurability(connection).catch(() => {});
+    throw error;
+  } finally {
     await dropTables(connection, kind).catch(() => {});
     connection.release();
   }
+}
+
+/**
+ * Batches commit without waiting for the disk (a crash may lose the last few, which the same
+ * load restores when run again); this commit waits until the WAL is flushed up to it, so every
+ * batch committed before it is durable. A transaction with an id is needed: only it writes a
+ * commit record to wait for.
+ */
+async function waitForDurability(connection: Connection): Promise<void> {
+  await connection.unsafe('BEGIN; SET LOCAL synchronous_commit = on; SELECT txid_current(); COMMIT');
 }
 
 async function createTables(connection: Connection, kind: IngestKind): Promise<void> {
@@ -233,14 +253,17 @@ async function dropTables(connection: Connection, kind: IngestKind): Promise<voi
  * costs, would often rather scan a whole table than probe its index per row, making every batch
  * cost the size of the data (temp tables have no index and are still scanned). JIT never pays
  * for statements this short and would be triggered by the penalty that disables sequential scans.
+ * The commit does not wait for the disk: the load waits once, at its end (waitForDurability).
  */
-async function applyBatch(connection: Connection, kind: IngestKind, chunks: string[], repeats: boolean): Promise<BatchOutcome> {
+async function applyBatch(connection: Connection, kind: IngestKind, chunks: string[], staged: StagedBatch): Promise<BatchOutcome> {
   const [staging] = Object.keys(kind.tables);
   await connection.unsafe('BEGIN');
   try {
     await copyInto(connection, `COPY ${staging} (${kind.columns.join(', ')}) FROM STDIN`, chunks);
-    await connection.unsafe(`SELECT pg_advisory_xact_lock(${kind.lock}); SET LOCAL enable_seqscan = off; SET LOCAL jit = off`);
-    const outcome = await kind.apply(connection, repeats);
+    await connection.unsafe(
+      `SELECT pg_advisory_xact_lock(${kind.lock}); SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off`,
+    );
+    const outcome = await kind.apply(connection, staged);
     await connection.unsafe('COMMIT');
     return outcome;
   } catch (error) {

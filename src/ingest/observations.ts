@@ -11,6 +11,7 @@ import {
   type IngestSummary,
   type Records,
   type RowStatus,
+  type StagedBatch,
 } from './batches.ts';
 import { copyField, type Connection } from './copy.ts';
 import { advertiserName, calendarDate, reject, requiredText, utcDate } from './fields.ts';
@@ -42,7 +43,7 @@ const OBSERVATIONS_LOCK = 7_310_001;
  * the first accepted row that mentions it; a later row tying it to another identifier is
  * rejected. The result does not depend on the batch size. Each batch, with every aggregate it
  * affects, commits in one transaction; an error stops the load after the last committed batch,
- * and loading the whole input again completes it.
+ * and loading the whole input again completes it. The load returns once every batch is durable.
  */
 export async function ingestObservations(sql: Sql, records: Records, options: IngestOptions = {}): Promise<IngestSummary> {
   return ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
@@ -59,7 +60,8 @@ function observationsKind(today: string): IngestKind {
         landing_domain  text COLLATE "C" NOT NULL,
         advertiser_id   text COLLATE "C" NOT NULL,
         advertiser_name text COLLATE "C" NOT NULL,
-        country         char(2) COLLATE "C" NOT NULL`,
+        country         char(2) COLLATE "C" NOT NULL,
+        month           date NOT NULL`,
       // One row per creative of the batch; fresh: not in the data before this batch.
       ingest_claims: `
         creative_id text COLLATE "C" NOT NULL,
@@ -77,6 +79,11 @@ function observationsKind(today: string): IngestKind {
         month           date NOT NULL,
         stored          boolean NOT NULL,
         fresh           boolean NOT NULL`,
+      // Per identifier and domain, and per identifier and month: creatives seen there for the first time.
+      ingest_domains_added: `
+        advertiser_id  text COLLATE "C" NOT NULL,
+        landing_domain text COLLATE "C" NOT NULL,
+        creatives      integer NOT NULL`,
       // One row per identifier with changes; fresh: no observation before this batch.
       ingest_advertisers: `
         advertiser_id text COLLATE "C" NOT NULL,
@@ -93,7 +100,7 @@ function observationsKind(today: string): IngestKind {
         month         date NOT NULL,
         creatives     integer NOT NULL`,
     },
-    columns: ['pos', 'creative_id', 'seen_on', 'landing_domain', 'advertiser_id', 'advertiser_name', 'country'],
+    columns: ['pos', 'creative_id', 'seen_on', 'landing_domain', 'advertiser_id', 'advertiser_name', 'country', 'month'],
     validate: (record) => validateObservation(record, today),
     identityFields: 3,
     apply: applyObservations,
@@ -112,8 +119,9 @@ function validateObservation(record: Record<string, unknown>, today: string): st
   if (seenOn > today) reject('future date seen_on');
   const landingDomain = rootDomain(requiredText(record, 'landing_url'));
   if (landingDomain === null) reject('landing_url has no registrable domain');
-  // Only the creative id and the name can hold characters COPY must escape.
-  return `${copyField(creativeId)}\t${seenOn}\t${landingDomain}\t${advertiserId}\t${copyField(name)}\t${country.toUpperCase()}`;
+  // Only the creative id and the name can hold characters COPY must escape. The calendar month
+  // is the date's first day, which the aggregates group by.
+  return `${copyField(creativeId)}\t${seenOn}\t${landingDomain}\t${advertiserId}\t${copyField(name)}\t${country.toUpperCase()}\t${seenOn.slice(0, 8)}01`;
 }
 
 /**
@@ -127,93 +135,112 @@ function validateObservation(record: Record<string, unknown>, today: string): st
  * ON CONFLICT pays a speculative insertion per row (the advisory lock keeps other loads out);
  * the per-identifier and per-domain tables, a row for every few observations, keep upserts.
  */
-async function applyObservations(connection: Connection, repeats: boolean): Promise<BatchOutcome> {
-  // Without two rows of one identity in the batch, every row is the first of its identity:
-  // no window over identities, and every change is net.
-  const rows = repeats
-    ? connection`
-        SELECT owned.*,
-               lag(pos) OVER same_identity AS previous_pos,
-               lag(advertiser_name) OVER same_identity AS previous_name,
-               lag(country) OVER same_identity AS previous_country
-        FROM owned
-        WHERE NOT disowned
-        WINDOW same_identity AS (PARTITION BY creative_id, seen_on, landing_domain ORDER BY pos)`
-    : connection`
-        SELECT owned.*, NULL::integer AS previous_pos, NULL::text AS previous_name, NULL::char(2) AS previous_country
-        FROM owned
-        WHERE NOT disowned`;
-  const [, , , classified] = await Promise.all([
+async function applyObservations(connection: Connection, batch: StagedBatch): Promise<BatchOutcome> {
+  const [, , [{ positions: disowned }], statuses] = await Promise.all([
     connection`SELECT nextval('ingest_batches')`,
 
-    // Ownership. Each creative's owner is its stored owner or, for a creative new to the data,
-    // the identifier of its first row here; rows naming another identifier are rejected and
-    // take no further part (a rejected row establishes nothing).
+    // Ownership. Each creative's owner is its stored owner (that of any of its observations) or,
+    // for a creative new to the data, the identifier of its first row here; rows naming another
+    // identifier are rejected and take no further part (a rejected row establishes nothing).
     connection`
       INSERT INTO ingest_claims (creative_id, owner, fresh)
-      SELECT f.creative_id, coalesce(c.advertiser_id, f.advertiser_id), c.advertiser_id IS NULL
+      SELECT f.creative_id, coalesce(o.advertiser_id, f.advertiser_id), o.advertiser_id IS NULL
       FROM (
         SELECT DISTINCT ON (creative_id) creative_id, advertiser_id
         FROM ingest_staged
         ORDER BY creative_id, pos
       ) f
       LEFT JOIN LATERAL (
-        SELECT c.advertiser_id FROM creatives c WHERE c.creative_id = f.creative_id LIMIT 1
-      ) c ON true`,
-    connection`
-      INSERT INTO creatives (creative_id, advertiser_id)
-      SELECT creative_id, owner FROM ingest_claims WHERE fresh`,
+        SELECT o.advertiser_id FROM observations o WHERE o.creative_id = f.creative_id LIMIT 1
+      ) o ON true`,
+    connection<{ positions: number[] }[]>`
+      SELECT coalesce(array_agg(s.pos ORDER BY s.pos), '{}') AS positions
+      FROM ingest_staged s JOIN ingest_claims c ON c.creative_id = s.creative_id
+      WHERE c.owner <> s.advertiser_id`,
 
-    // Each row is compared with the state just before it: the stored observation for the first
-    // row of an identity in this batch, the previous row of the same identity otherwise. The net
-    // change per identity has the values of its last row and is ingested at its last changing
-    // row; file order decides "latest ingested", so a batch's rows follow every earlier batch's.
-    // LIMIT keeps the lateral probe a subquery, whose condition on the outer row then skips it.
-    connection<{ status: RowStatus | 'disowned'; count: number; positions: number[] | null }[]>`
-      WITH owned AS (
-        SELECT s.*, c.fresh, c.owner <> s.advertiser_id AS disowned
-        FROM ingest_staged s JOIN ingest_claims c ON c.creative_id = s.creative_id
-      ), classified AS (
-        SELECT s.pos, s.creative_id, s.seen_on, s.landing_domain, s.advertiser_id, s.advertiser_name, s.country,
-               s.fresh, o.stored IS NOT NULL AS stored,
-               CASE
-                 WHEN s.previous_pos IS NOT NULL THEN
-                   CASE WHEN (s.advertiser_name, s.country) = (s.previous_name, s.previous_country)
-                        THEN 'unchanged' ELSE 'updated' END
-                 WHEN o.stored IS NULL THEN 'new'
-                 WHEN (s.advertiser_name, s.country) = (o.advertiser_name, o.country) THEN 'unchanged'
-                 ELSE 'updated'
-               END AS status
-        FROM (${rows}) s
-        LEFT JOIN LATERAL (
-          SELECT true AS stored, o.advertiser_name, o.country
-          FROM observations o
-          WHERE NOT s.fresh
-            AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
-          LIMIT 1
-        ) o ON true
-      ), changed AS (
-        INSERT INTO ingest_changes
-        SELECT ${repeats ? connection`DISTINCT ON (creative_id, seen_on, landing_domain)` : connection``}
-               creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country,
-               currval('ingest_batches') * ${INGEST_SEQ_STRIDE} + pos,
-               date_trunc('month', seen_on::timestamp)::date,
-               stored, fresh
-        FROM classified
-        WHERE status <> 'unchanged'
-        ${repeats ? connection`ORDER BY creative_id, seen_on, landing_domain, pos DESC` : connection``}
-      )
-      SELECT status, count(*)::integer AS count, NULL::integer[] AS positions FROM classified GROUP BY status
-      UNION ALL
-      SELECT 'disowned', count(*)::integer, array_agg(pos ORDER BY pos) FROM owned WHERE disowned`,
-
+    batch.repeats ? classifyRepeats(connection) : classifyFirsts(connection),
     ...applyChanges(connection),
   ]);
-  const disowned = classified.find((row) => row.status === 'disowned')?.positions ?? [];
+  const counts = countStatuses(statuses);
+  if (!batch.repeats) counts.unchanged = batch.rows - disowned.length - counts.new - counts.updated;
   return {
-    counts: countStatuses(classified.filter((row): row is { status: RowStatus; count: number; positions: null } => row.status !== 'disowned')),
+    counts,
     rejects: disowned.map((pos) => ({ index: pos, reason: 'creative already tied to another identifier' })),
   };
+}
+
+/**
+ * Each row is compared with the state just before it: the stored observation for the first row
+ * of an identity in this batch, the previous row of the same identity otherwise. The net change
+ * per identity has the values of its last row and is ingested at its last changing row; file
+ * order decides "latest ingested", so a batch's rows follow every earlier batch's. LIMIT keeps
+ * the lateral probe a subquery, whose condition on the outer row then skips it.
+ */
+function classifyRepeats(connection: Connection) {
+  return connection<{ status: RowStatus; count: number }[]>`
+    WITH classified AS (
+      SELECT s.pos, s.creative_id, s.seen_on, s.landing_domain, s.advertiser_id, s.advertiser_name, s.country, s.month,
+             s.fresh, o.stored IS NOT NULL AS stored,
+             CASE
+               WHEN s.previous_pos IS NOT NULL THEN
+                 CASE WHEN (s.advertiser_name, s.country) = (s.previous_name, s.previous_country)
+                      THEN 'unchanged' ELSE 'updated' END
+               WHEN o.stored IS NULL THEN 'new'
+               WHEN (s.advertiser_name, s.country) = (o.advertiser_name, o.country) THEN 'unchanged'
+               ELSE 'updated'
+             END AS status
+      FROM (
+        SELECT s.*, c.fresh,
+               lag(s.pos) OVER same_identity AS previous_pos,
+               lag(s.advertiser_name) OVER same_identity AS previous_name,
+               lag(s.country) OVER same_identity AS previous_country
+        FROM ingest_staged s JOIN ingest_claims c ON c.creative_id = s.creative_id AND c.owner = s.advertiser_id
+        WINDOW same_identity AS (PARTITION BY s.creative_id, s.seen_on, s.landing_domain ORDER BY s.pos)
+      ) s
+      LEFT JOIN LATERAL (
+        SELECT true AS stored, o.advertiser_name, o.country
+        FROM observations o
+        WHERE NOT s.fresh
+          AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
+        LIMIT 1
+      ) o ON true
+    ), changed AS (
+      INSERT INTO ingest_changes
+      SELECT DISTINCT ON (creative_id, seen_on, landing_domain)
+             creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country,
+             currval('ingest_batches') * ${INGEST_SEQ_STRIDE} + pos, month, stored, fresh
+      FROM classified
+      WHERE status <> 'unchanged'
+      ORDER BY creative_id, seen_on, landing_domain, pos DESC
+    )
+    SELECT status, count(*)::integer AS count FROM classified GROUP BY status`;
+}
+
+/**
+ * classifyRepeats when no two rows of the batch share an identity: every row is the first of its
+ * identity and its own net change, so only the changes are written, and the rows that change
+ * nothing are the others.
+ */
+function classifyFirsts(connection: Connection) {
+  return connection<{ status: RowStatus; count: number }[]>`
+    WITH changed AS (
+      INSERT INTO ingest_changes
+      SELECT s.creative_id, s.seen_on, s.landing_domain, s.advertiser_id, s.advertiser_name, s.country,
+             currval('ingest_batches') * ${INGEST_SEQ_STRIDE} + s.pos, s.month, o.stored IS NOT NULL, c.fresh
+      FROM ingest_staged s
+      JOIN ingest_claims c ON c.creative_id = s.creative_id AND c.owner = s.advertiser_id
+      LEFT JOIN LATERAL (
+        SELECT true AS stored, o.advertiser_name, o.country
+        FROM observations o
+        WHERE NOT c.fresh
+          AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
+        LIMIT 1
+      ) o ON true
+      WHERE o.stored IS NULL OR (s.advertiser_name, s.country) <> (o.advertiser_name, o.country)
+      RETURNING stored
+    )
+    SELECT CASE WHEN stored THEN 'updated' ELSE 'new' END AS status, count(*)::integer AS count
+    FROM changed GROUP BY stored`;
 }
 
 /**
@@ -221,12 +248,41 @@ async function applyObservations(connection: Connection, repeats: boolean): Prom
  * members of presence sets (creative × domain, creative × month), so each step first finds the
  * members this batch adds, then records them. Updated observations already lie inside every
  * stored span and set; they only compete for the identifier's current name and country.
- * Each probe is a LIMIT 1 lateral subquery: its condition on the outer row skips the index
- * for fresh creatives and identifiers, where a NOT EXISTS could become a hashed subplan that
- * reads the whole table for a single row that needs it.
+ * A creative's observations are its presence: whether it was seen on a domain or in a month
+ * before is a probe of the observations' primary key, which starts with the creative, so these
+ * probes run before the batch's observations are written. Each probe is a LIMIT 1 lateral
+ * subquery: its condition on the outer row skips the index for fresh creatives and
+ * identifiers, where a NOT EXISTS could become a hashed subplan that reads the whole table
+ * for a single row that needs it.
  */
 function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Row[]>[] {
   return [
+    // Creatives newly seen on a domain, and in a month, per identifier. Only a new observation
+    // can add one (an updated one was there before).
+    connection`
+      INSERT INTO ingest_domains_added (advertiser_id, landing_domain, creatives)
+      SELECT advertiser_id, landing_domain, count(*)::integer
+      FROM (SELECT DISTINCT creative_id, landing_domain, advertiser_id, fresh FROM ingest_changes WHERE NOT stored) m
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM observations o
+        WHERE NOT m.fresh AND o.creative_id = m.creative_id AND o.landing_domain = m.landing_domain
+        LIMIT 1
+      ) k ON true
+      WHERE k.known IS NULL
+      GROUP BY advertiser_id, landing_domain`,
+    connection`
+      INSERT INTO ingest_months (advertiser_id, month, creatives)
+      SELECT advertiser_id, month, count(*)::integer
+      FROM (SELECT DISTINCT creative_id, month, advertiser_id, fresh FROM ingest_changes WHERE NOT stored) m
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM observations o
+        WHERE NOT m.fresh AND o.creative_id = m.creative_id
+          AND o.seen_on >= m.month AND o.seen_on < (m.month + interval '1 month')::date
+        LIMIT 1
+      ) k ON true
+      WHERE k.known IS NULL
+      GROUP BY advertiser_id, month`,
+
     connection`
       INSERT INTO observations
         (creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq)
@@ -250,19 +306,6 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
 
     // Identifier × landing domain.
     connection`
-      WITH added AS (
-        SELECT creative_id, landing_domain, advertiser_id
-        FROM (SELECT DISTINCT creative_id, landing_domain, advertiser_id, fresh FROM ingest_changes) m
-        LEFT JOIN LATERAL (
-          SELECT true AS known FROM creative_domains cd
-          WHERE NOT m.fresh AND cd.creative_id = m.creative_id AND cd.landing_domain = m.landing_domain
-          LIMIT 1
-        ) k ON true
-        WHERE k.known IS NULL
-      ), inserted AS (
-        INSERT INTO creative_domains (creative_id, landing_domain)
-        SELECT creative_id, landing_domain FROM added ORDER BY creative_id, landing_domain
-      )
       INSERT INTO ingest_pairs (advertiser_id, landing_domain, creatives, first_seen, last_seen, new_pair)
       SELECT p.advertiser_id, p.landing_domain, coalesce(n.creatives, 0), p.first_seen, p.last_seen, k.known IS NULL
       FROM (
@@ -275,9 +318,7 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
         WHERE NOT a.fresh AND i.advertiser_id = p.advertiser_id AND i.landing_domain = p.landing_domain
         LIMIT 1
       ) k ON true
-      LEFT JOIN (
-        SELECT advertiser_id, landing_domain, count(*)::integer AS creatives FROM added GROUP BY 1, 2
-      ) n ON n.advertiser_id = p.advertiser_id AND n.landing_domain = p.landing_domain`,
+      LEFT JOIN ingest_domains_added n ON n.advertiser_id = p.advertiser_id AND n.landing_domain = p.landing_domain`,
     connection`
       INSERT INTO identifier_domains (advertiser_id, landing_domain, creatives, first_seen, last_seen)
       SELECT advertiser_id, landing_domain, creatives, first_seen, last_seen
@@ -299,22 +340,6 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
 
     // Identifier × calendar month.
     connection`
-      WITH added AS (
-        SELECT creative_id, month, advertiser_id
-        FROM (SELECT DISTINCT creative_id, month, advertiser_id, fresh FROM ingest_changes) m
-        LEFT JOIN LATERAL (
-          SELECT true AS known FROM creative_months cm
-          WHERE NOT m.fresh AND cm.creative_id = m.creative_id AND cm.month = m.month
-          LIMIT 1
-        ) k ON true
-        WHERE k.known IS NULL
-      ), inserted AS (
-        INSERT INTO creative_months (creative_id, month)
-        SELECT creative_id, month FROM added ORDER BY creative_id, month
-      )
-      INSERT INTO ingest_months (advertiser_id, month, creatives)
-      SELECT advertiser_id, month, count(*)::integer FROM added GROUP BY advertiser_id, month`,
-    connection`
       INSERT INTO identifier_months AS m (advertiser_id, month, creatives)
       SELECT advertiser_id, month, creatives FROM ingest_months
       ON CONFLICT (advertiser_id, month) DO UPDATE SET creatives = m.creatives + EXCLUDED.creatives`,
@@ -333,30 +358,28 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
 
     // Identifier totals and current name. Every change carries a higher ingest_seq than anything
     // stored, so the identifier's most recent observation is either the stored one or the latest
-    // change, whichever has the later (seen_on, ingest_seq).
+    // change, whichever has the later (seen_on, ingest_seq). The span comes from the identifier's
+    // domains, a row for several changes, and the latest change lies on its last day.
     connection`
-      WITH latest AS (
-        SELECT DISTINCT ON (advertiser_id) advertiser_id, advertiser_name, country, seen_on, ingest_seq
-        FROM ingest_changes
-        ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC
-      ), span AS (
-        SELECT advertiser_id, min(seen_on) AS first_seen, max(seen_on) AS last_seen
-        FROM ingest_changes GROUP BY advertiser_id
+      WITH span AS (
+        SELECT advertiser_id, min(first_seen) AS first_seen, max(last_seen) AS last_seen,
+               (count(*) FILTER (WHERE new_pair))::integer AS landing_domains
+        FROM ingest_pairs GROUP BY advertiser_id
+      ), latest AS (
+        SELECT DISTINCT ON (c.advertiser_id) c.advertiser_id, c.advertiser_name, c.country, c.seen_on, c.ingest_seq
+        FROM ingest_changes c JOIN span s ON s.advertiser_id = c.advertiser_id AND s.last_seen = c.seen_on
+        ORDER BY c.advertiser_id, c.ingest_seq DESC
       ), claimed AS (
         SELECT owner AS advertiser_id, count(*)::integer AS creatives
         FROM ingest_claims WHERE fresh GROUP BY owner
-      ), paired AS (
-        SELECT advertiser_id, count(*)::integer AS landing_domains
-        FROM ingest_pairs WHERE new_pair GROUP BY advertiser_id
       )
       INSERT INTO identifiers AS i
         (advertiser_id, name, country, name_seen_on, name_ingest_seq, creatives, landing_domains, first_seen, last_seen)
       SELECT l.advertiser_id, l.advertiser_name, l.country, l.seen_on, l.ingest_seq,
-             coalesce(c.creatives, 0), coalesce(p.landing_domains, 0), s.first_seen, s.last_seen
+             coalesce(c.creatives, 0), s.landing_domains, s.first_seen, s.last_seen
       FROM latest l
       JOIN span s USING (advertiser_id)
       LEFT JOIN claimed c USING (advertiser_id)
-      LEFT JOIN paired p USING (advertiser_id)
       ON CONFLICT (advertiser_id) DO UPDATE
       SET creatives = i.creatives + EXCLUDED.creatives,
           landing_domains = i.landing_domains + EXCLUDED.landing_domains,

@@ -3,9 +3,6 @@ import type { Sql } from '../../src/db/client.ts';
 /** Every table ingest writes, in a stable order. */
 export const DATA_TABLES = [
   'observations',
-  'creatives',
-  'creative_domains',
-  'creative_months',
   'identifiers',
   'identifier_domains',
   'identifier_months',

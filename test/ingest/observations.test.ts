@@ -344,7 +344,7 @@ describe('ingest observations: a creative belongs to the identifier of the first
     expect(first.rejects).toEqual([{ line: 2, reason: 'creative already tied to another identifier' }]);
     const later = await ingest([observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-03' })]);
     expect(later.rejects).toEqual([{ line: 1, reason: 'creative already tied to another identifier' }]);
-    expect(await db.sql`SELECT creative_id, advertiser_id FROM creatives`).toEqual([{ creative_id: 'C1', advertiser_id: 'AR1' }]);
+    expect(await db.sql`SELECT DISTINCT creative_id, advertiser_id FROM observations`).toEqual([{ creative_id: 'C1', advertiser_id: 'AR1' }]);
     expect(await identifier('AR2')).toBeUndefined();
   });
 
@@ -358,7 +358,7 @@ describe('ingest observations: a creative belongs to the identifier of the first
       { line: 1, reason: 'malformed country' },
       { line: 3, reason: 'creative already tied to another identifier' },
     ]);
-    expect((await db.sql`SELECT advertiser_id FROM creatives`)[0].advertiser_id).toBe('AR1');
+    expect(await db.sql`SELECT DISTINCT advertiser_id FROM observations`).toEqual([{ advertiser_id: 'AR1' }]);
   });
 
   it('ownership is decided in file order across batches', async () => {
@@ -400,6 +400,40 @@ describe('ingest observations: aggregates are exactly consistent with the observ
   });
 });
 
+describe("ingest observations: a creative counts once per landing domain and per month, however its observations arrive", () => {
+  it('seen again on a known domain or in a known month, in the same batch or a later one, it adds nothing there', async () => {
+    const rows = [
+      observation({ creative_id: 'C1', seen_on: '2024-05-01', landing_url: 'https://a.com/1' }),
+      observation({ creative_id: 'C1', seen_on: '2024-05-02', landing_url: 'https://a.com/2' }),
+      observation({ creative_id: 'C2', seen_on: '2024-05-03', landing_url: 'https://b.com/' }),
+      observation({ creative_id: 'C1', seen_on: '2024-05-31', landing_url: 'https://www.a.com/3' }),
+      observation({ creative_id: 'C1', seen_on: '2024-06-01', landing_url: 'https://b.com/x' }),
+      observation({ creative_id: 'C2', seen_on: '2024-06-02', landing_url: 'https://b.com/y' }),
+    ];
+    for (const batchSize of [1, 2, 6]) {
+      await resetData(db.sql);
+      await ingest(rows.slice(0, 3), batchSize);
+      await ingest(rows.slice(3), batchSize);
+      expect(await checkAggregates(db.sql)).toEqual([]);
+      const domains = await db.sql`
+        SELECT landing_domain, creatives FROM identifier_domains WHERE advertiser_id = 'AR1' ORDER BY 1`;
+      expect(domains).toEqual([
+        { landing_domain: 'a.com', creatives: 1 },
+        { landing_domain: 'b.com', creatives: 2 },
+      ]);
+      const months = await db.sql`
+        SELECT to_char(month, 'YYYY-MM') AS month, creatives FROM identifier_months WHERE advertiser_id = 'AR1' ORDER BY 1`;
+      expect(months).toEqual([
+        { month: '2024-05', creatives: 2 },
+        { month: '2024-06', creatives: 2 },
+      ]);
+      const [{ creatives, landing_domains }] = await db.sql`
+        SELECT creatives, landing_domains FROM identifiers WHERE advertiser_id = 'AR1'`;
+      expect({ creatives, landing_domains }).toEqual({ creatives: 2, landing_domains: 2 });
+    }
+  });
+});
+
 describe('ingest observations: concurrent loads', () => {
   it('are applied batch by batch under one lock: one owner per creative, aggregates exact', async () => {
     const load = (advertiserId: string) =>
@@ -408,7 +442,7 @@ describe('ingest observations: concurrent loads', () => {
       );
     const [a, b] = await Promise.all([ingest(load('AR1'), 10), ingest(load('AR2'), 10)]);
     expect(await checkAggregates(db.sql)).toEqual([]);
-    const [{ creatives }] = await db.sql`SELECT count(*)::integer AS creatives FROM creatives`;
+    const [{ creatives }] = await db.sql`SELECT count(DISTINCT creative_id)::integer AS creatives FROM observations`;
     expect(creatives).toBe(50);
     // Every creative went to exactly one of the two loads; the other load rejected its rows.
     expect(a.new + b.new).toBe(300);
