@@ -1,70 +1,80 @@
 -- Up Migration
 
--- Checks a key and debits a run of calls made with it, in order, in one statement and one commit.
--- The service sends one call at a time per key, and the calls that arrived while that statement
--- was in flight together in the next, so a hot account pays one commit for many calls instead of
--- queueing every call on its balance row through its own commit.
+-- Checks the keys of a run of calls and debits them, in order, in one statement and one commit.
+-- The service keeps one such statement in flight and sends the calls that arrived meanwhile
+-- together in the next, so concurrent calls share one round trip and one commit flush instead of
+-- queueing, one commit each, on the pool and, for one hot account, on its balance row.
 --
--- Each call is decided as if it were alone, in array order: it is charged when the balance left
--- by the calls before it covers its price; otherwise it is refused with that balance. Charged
--- calls get their own ledger row with their own balance after. A price of 0 only reads the balance.
--- No row comes back when the key is unknown or revoked or its account disabled.
--- The calls come as a JSON array of {"price", "endpoint", "request_id"} objects, in order: the
+-- Each call is decided as if it were alone, in array order: it is charged when the balance its
+-- account has after the calls before it covers its price; otherwise it is refused with that
+-- balance. Charged calls get their own ledger row with their own balance after. A price of 0 only
+-- reads the balance. A call whose key is unknown or revoked, or whose account is disabled, gets
+-- no row back.
+--
+-- The calls come as a JSON array of {"key_hash" (hex), "price", "endpoint", "request_id"}: the
 -- service's pool does not load array types (see src/db/client.ts), and JSON needs none.
-CREATE FUNCTION debit_credits(
-  p_key_hash bytea,
-  p_calls    jsonb
-) RETURNS TABLE (nth integer, key_id bigint, account_id bigint, key_prefix text, charge_id bigint, balance bigint)
+CREATE FUNCTION debit_credits(p_calls jsonb)
+RETURNS TABLE (nth integer, key_id bigint, account_id bigint, key_prefix text, charge_id bigint, balance bigint)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-  v_key_id     bigint;
-  v_account_id bigint;
-  v_prefix     text;
-  v_balance    bigint;
-  v_charged    boolean := false;
-  v_call       jsonb;
-  v_price      bigint;
+  v_call     jsonb;
+  v_i        integer;
+  v_price    bigint;
+  v_caller   record;
+  v_balance  bigint;
+  -- Balance of each account the run touched, by account id, as the calls so far left it.
+  v_balances jsonb := '{}';
+  -- The accounts the run charged (only those are written, and only those are locked).
+  v_charged  jsonb := '{}';
 BEGIN
-  SELECT k.id, k.account_id, k.display_prefix
-    INTO v_key_id, v_account_id, v_prefix
-  FROM api_keys k
-  JOIN accounts a ON a.id = k.account_id
-  WHERE k.key_hash = p_key_hash
-    AND k.revoked_at IS NULL
-    AND a.disabled_at IS NULL;
-  IF NOT FOUND THEN
-    RETURN;
-  END IF;
+  -- The accounts to be charged are locked first, in id order, so two runs (from two service
+  -- processes) never wait on each other in a cycle. A balance read takes no lock.
+  PERFORM FROM accounts a
+  WHERE a.id IN (
+    SELECT k.account_id
+    FROM jsonb_array_elements(p_calls) AS c
+    JOIN api_keys k ON k.key_hash = decode(c ->> 'key_hash', 'hex')
+    WHERE (c ->> 'price')::bigint > 0
+  )
+  ORDER BY a.id
+  FOR UPDATE;
 
-  -- The row lock serializes debits of one account across keys and processes; it is only taken
-  -- when something is to be charged, so a balance read never waits on a debit.
-  IF EXISTS (SELECT FROM jsonb_array_elements(p_calls) AS c WHERE (c ->> 'price')::bigint > 0) THEN
-    SELECT a.balance INTO v_balance FROM accounts a WHERE a.id = v_account_id FOR UPDATE;
-  ELSE
-    SELECT a.balance INTO v_balance FROM accounts a WHERE a.id = v_account_id;
-  END IF;
+  FOR v_call, v_i IN SELECT value, ordinality FROM jsonb_array_elements(p_calls) WITH ORDINALITY LOOP
+    SELECT k.id, k.account_id, k.display_prefix
+      INTO v_caller
+    FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = decode(v_call ->> 'key_hash', 'hex')
+      AND k.revoked_at IS NULL
+      AND a.disabled_at IS NULL;
+    CONTINUE WHEN NOT FOUND;
 
-  FOR i IN 1 .. jsonb_array_length(p_calls) LOOP
-    v_call := p_calls -> (i - 1);
+    v_balance := (v_balances ->> v_caller.account_id::text)::bigint;
+    IF v_balance IS NULL THEN
+      SELECT a.balance INTO v_balance FROM accounts a WHERE a.id = v_caller.account_id;
+    END IF;
     v_price := (v_call ->> 'price')::bigint;
-    nth := i; key_id := v_key_id; account_id := v_account_id; key_prefix := v_prefix; charge_id := NULL;
+
+    nth := v_i; key_id := v_caller.id; account_id := v_caller.account_id; key_prefix := v_caller.display_prefix;
+    charge_id := NULL;
     IF v_price > 0 AND v_balance >= v_price THEN
       v_balance := v_balance - v_price;
-      v_charged := true;
       INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
-      VALUES (v_account_id, v_key_id, 'charge', -v_price, v_balance, v_call ->> 'endpoint', v_call ->> 'request_id')
+      VALUES (v_caller.account_id, v_caller.id, 'charge', -v_price, v_balance, v_call ->> 'endpoint', v_call ->> 'request_id')
       RETURNING id INTO charge_id;
+      v_charged := v_charged || jsonb_build_object(v_caller.account_id::text, true);
     END IF;
+    v_balances := jsonb_set(v_balances, ARRAY[v_caller.account_id::text], to_jsonb(v_balance));
     balance := v_balance;
     RETURN NEXT;
   END LOOP;
 
-  IF v_charged THEN
-    UPDATE accounts a SET balance = v_balance WHERE a.id = v_account_id;
-  END IF;
+  UPDATE accounts a
+  SET balance = (v_balances ->> a.id::text)::bigint
+  WHERE a.id IN (SELECT id::bigint FROM jsonb_object_keys(v_charged) AS id);
 END;
 $$;
 
 -- Down Migration
-DROP FUNCTION debit_credits(bytea, jsonb);
+DROP FUNCTION debit_credits(jsonb);

@@ -20,40 +20,35 @@ export interface DebitRequest {
   requestId: string;
 }
 
-/** One call to charge: a debit request without its key. */
-export type Call = Omit<DebitRequest, 'keyHash'>;
-
 /**
- * Checks the key and debits every call, in order, each with its own ledger row, in ONE statement
+ * Checks the keys and debits every call, in order, each with its own ledger row, in ONE statement
  * (`debit_credits`, migration 0003): one round trip and one commit however many calls there are.
- * The account's row is locked for the statement, so two calls never both pass on a balance that
- * covers one, and every call learns the exact balance its own charge left, or, when refused, the
- * exact balance that did not cover it. A price of 0 only reads the balance.
+ * The accounts charged are locked for the statement, so two calls never both pass on a balance
+ * that covers one, and every call learns the exact balance its own charge left, or, when refused,
+ * the exact balance that did not cover it. A price of 0 only reads the balance.
  */
-export async function debitCalls(sql: Sql, keyHash: Buffer, calls: readonly Call[]): Promise<DebitResult[]> {
+export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Promise<DebitResult[]> {
   const rows = await sql<
     { nth: number; key_id: number; account_id: number; key_prefix: string; charge_id: number | null; balance: number }[]
   >`
     SELECT nth, key_id, account_id, key_prefix, charge_id, balance
-    FROM debit_credits(
-      ${keyHash},
-      ${sql.json(calls.map(({ price, endpoint, requestId }) => ({ price, endpoint, request_id: requestId })))}
-    )
-    ORDER BY nth
+    FROM debit_credits(${sql.json(calls.map(({ keyHash, price, endpoint, requestId }) => ({ key_hash: keyHash.toString('hex'), price, endpoint, request_id: requestId })))})
   `;
-  if (rows.length === 0) return calls.map(() => ({ outcome: 'unauthorized' }));
-  return rows.map((row, index) => {
+  const results: DebitResult[] = calls.map(() => ({ outcome: 'unauthorized' }));
+  for (const row of rows) {
     const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
-    if (row.charge_id !== null || calls[index].price === 0) {
-      return { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance };
-    }
-    return { outcome: 'insufficient', caller, balance: row.balance };
-  });
+    const index = row.nth - 1;
+    results[index] =
+      row.charge_id !== null || calls[index].price === 0
+        ? { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance }
+        : { outcome: 'insufficient', caller, balance: row.balance };
+  }
+  return results;
 }
 
 /** One call's debit on its own; see `debitCalls`. */
-export async function debit(sql: Sql, { keyHash, ...call }: DebitRequest): Promise<DebitResult> {
-  const [result] = await debitCalls(sql, keyHash, [call]);
+export async function debit(sql: Sql, request: DebitRequest): Promise<DebitResult> {
+  const [result] = await debitCalls(sql, [request]);
   return result;
 }
 
