@@ -1,10 +1,11 @@
-import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { projectRoot } from '../../src/config.ts';
 import { connect, type Sql } from '../../src/db/client.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { withDatabase } from '../../test/support/global-setup.ts';
+import { freePort } from '../../test/support/service.ts';
 
 /** The benchmark's own embedded cluster (git-ignored with the rest of .data/). */
 export const BENCH_CLUSTER_DIR = path.join(projectRoot, '.data', 'bench', 'postgres');
@@ -66,19 +67,3 @@ export function openPool(url: string, size: number): Sql {
   return connect(url, size);
 }
 
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}

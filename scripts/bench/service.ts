@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { projectRoot } from '../../src/config.ts';
+import { stopProcess } from '../contract/service.ts';
 
 /**
  * Environment of the service under load, on top of the harness's own (DB_POOL_SIZE and the
@@ -57,17 +58,6 @@ export async function startBenchService(databaseUrl: string): Promise<BenchServi
   return { url, pid: child.pid!, stderr, stop: () => stopProcess(child) };
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** Resident memory of a process, from /proc/<pid>/status (VmRSS), in MB; null where /proc is absent. */
 export function residentMb(pid: number): number | null {

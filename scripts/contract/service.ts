@@ -76,7 +76,8 @@ function isErrorLogLine(line: string): boolean {
   }
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after 15 s; resolves when the process has exited. */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
