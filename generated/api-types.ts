@@ -126,6 +126,35 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/advertisers/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Advertiser search
+         * @description Finds the advertiser names that match `q`, for when the exact name is not known: up to 20
+         *     names, best first. A name matches, in this order of rank: exactly (byte for byte), equal
+         *     when case and the accents of common Latin letters are ignored (`acme outdoor` for
+         *     `Acme Outdoor`), starting with `q` in that folded form (`acme` for `Acme Outdoor`), or
+         *     similar to it by PostgreSQL's trigram similarity (at least 0.3; `acme outdor` for
+         *     `Acme Outdoor`). Within a rank, the folded names in code-point order (similar names: the
+         *     most similar first), ties by name. Each entry is an advertiser as the other endpoints
+         *     understand it (every identifier whose current name it is) with its identifiers,
+         *     creatives, country and last date seen. `truncated` says that more names matched than
+         *     the 20 returned. No match answers `200` with an empty list. Costs 1 credit.
+         */
+        get: operations["searchAdvertisers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account": {
         parameters: {
             query?: never;
@@ -140,6 +169,58 @@ export type paths = {
          *     It counts towards the key's rate limit; an `Idempotency-Key` header is ignored.
          */
         get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your usage per day and operation
+         * @description The account's billed calls and the credits they cost, per UTC day and per operation, for
+         *     every day from `from` to `to` (both included; days without calls are listed with zeros, so
+         *     a chart can draw them). A call counts on the day it was charged; its refund, if the service
+         *     failed it, counts on that day too, so `credits` is what the day's calls finally cost. Free
+         *     calls (this one, the ledger, the balance) are not billed and not counted. The same numbers
+         *     as the account page's chart. `daily_caps` lists the account's active keys that have a daily
+         *     cap, with what each spent today (UTC). Free: costs 0 credits and writes nothing to the
+         *     ledger. It counts towards the key's rate limit; an `Idempotency-Key` header is ignored.
+         */
+        get: operations["getAccountUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your ledger
+         * @description Every change of the account's balance, newest first: grants, purchases, charges and
+         *     refunds, each with the balance after it. Pages hold up to `limit` entries; pass a page's
+         *     `next_cursor` as `cursor` to read the next, older one (`null`: there is none). A page does
+         *     not shift while new entries arrive. The sum of every `amount` is the balance. Free: costs 0
+         *     credits and writes nothing to the ledger. It counts towards the key's rate limit; an
+         *     `Idempotency-Key` header is ignored.
+         */
+        get: operations["getAccountLedger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -237,8 +318,6 @@ export type components = {
              */
             status: "ready";
         };
-        /** @description Text with at least one character that is not white space. */
-        NonBlankText: string;
         /**
          * @description An advertiser name, byte for byte as observed; at most 512 code points and never only white space.
          * @example Acme Outdoor GmbH
@@ -374,18 +453,133 @@ export type components = {
             landing_domain_count: components["schemas"]["PositiveCount"];
             profile: components["schemas"]["Profile"];
         };
-        Account: {
+        AdvertiserSearch: {
+            /** @description The search, as given. */
+            q: string;
+            /** @description The matching advertiser names, best first (see the operation); at most 20. */
+            advertisers: components["schemas"]["AdvertiserMatch"][];
+            /** @description More names matched than `advertisers` holds. */
+            truncated: boolean;
+            credits_charged: components["schemas"]["CreditsCharged"];
+            credits_remaining: components["schemas"]["CreditsRemaining"];
+        };
+        AdvertiserMatch: {
+            /** @description The name, exactly as the other advertiser endpoints take it in `name`. */
+            advertiser: components["schemas"]["AdvertiserName"];
             /**
-             * @description The display prefix of the key that made this call.
-             * @example alk_7Hq2Xv0p
+             * @description How the name matched `q`, the best way it did.
+             * @enum {string}
              */
-            key_prefix: string;
+            match: "exact" | "case_insensitive" | "prefix" | "similar";
+            /** @description Every identifier whose current name is this name, ascending by code point. */
+            advertiser_ids: components["schemas"]["AdvertiserId"][];
+            /** @description Distinct creatives over all the advertiser's identifiers, as in the advertiser summary. */
+            creatives: components["schemas"]["Count"];
+            /** @description The advertiser summary's `country`. */
+            country: string;
+            /** @description The latest date any of the advertiser's identifiers was seen. */
+            last_seen: components["schemas"]["Date"];
+        };
+        /**
+         * @description The display prefix of an API key, `alk_` (`alk_test_` for a test key) and 8 more characters; what the account page shows.
+         * @example alk_7Hq2Xv0p
+         */
+        KeyPrefix: string;
+        Account: {
+            /** @description The display prefix of the key that made this call. */
+            key_prefix: components["schemas"]["KeyPrefix"];
             /** @description The account's balance in credits, shared by all its keys. */
             balance: components["schemas"]["Credits"];
+        };
+        AccountUsage: {
+            from: components["schemas"]["Date"];
+            to: components["schemas"]["Date"];
+            total: components["schemas"]["UsageCounts"];
+            /** @description Every day of the range, oldest first, days without calls included. */
+            days: {
+                day: components["schemas"]["Date"];
+                calls: components["schemas"]["Count"];
+                refunded_calls: components["schemas"]["Count"];
+                credits: components["schemas"]["Credits"];
+                /** @description The operations called that day, in operationId order. */
+                operations: ({
+                    operation: components["schemas"]["OperationId"];
+                } & components["schemas"]["UsageCounts"])[];
+            }[];
+            /** @description The account's active keys that have a daily cap, newest first; empty when none has. */
+            daily_caps: {
+                key_prefix: components["schemas"]["KeyPrefix"];
+                /** @description The name its holder gave the key (trimmed); null for a key made by the operator. */
+                name: string | null;
+                /** @description The most credits the key may spend per UTC day, refunds deducted. */
+                daily_cap: components["schemas"]["Credits"];
+                /** @description What it spent today (UTC), refunds deducted. */
+                spent_today: components["schemas"]["Credits"];
+            }[];
+        };
+        /**
+         * @description The operationId of an operation of this contract.
+         * @example getAdvertiserSummary
+         */
+        OperationId: string;
+        UsageCounts: {
+            /** @description Billed calls, refunded ones included. */
+            calls: components["schemas"]["Count"];
+            /** @description Of those, calls the service failed and refunded. */
+            refunded_calls: components["schemas"]["Count"];
+            /** @description Credits the calls cost, their refunds deducted. */
+            credits: components["schemas"]["Credits"];
+        };
+        AccountLedger: {
+            entries: components["schemas"]["LedgerEntry"][];
+            /** @description Pass it as `cursor` for the next, older page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        LedgerEntry: {
+            /** @description The entry's id; later entries have larger ids. */
+            id: number;
+            /**
+             * @description `grant`: the free credits of the first key; `purchase`: credits bought; `charge`: a billed call; `refund`: a charge given back; `reversal`: credits of a purchase taken back after its payment was refunded or disputed (as far as the balance allowed).
+             * @enum {string}
+             */
+            kind: "grant" | "purchase" | "charge" | "refund" | "reversal";
+            /** @description Credits added (positive) or taken (negative). */
+            amount: number;
+            balance_after: components["schemas"]["Credits"];
+            /** @description The display prefix of the key of a charge, refund or grant; `null` for a purchase. */
+            key_prefix: components["schemas"]["KeyPrefix"] | null;
+            /** @description The operationId of a charge or refund. */
+            operation: components["schemas"]["OperationId"] | null;
+            /** @description The `X-Request-Id` of the call charged or refunded (yours, or the one the service gave it); for a reversal, the payment provider's event. */
+            request_id: string | null;
+            /** @description The payment of a purchase. */
+            payment_reference: string | null;
+            /** @description The id of the charge a refund gives back. */
+            refund_of: number | null;
+            /**
+             * Format: date-time
+             * @description When the entry was made (UTC).
+             */
+            created_at: string;
+        };
+        UsageParameterError: {
+            /** @enum {string} */
+            error: "invalid_from" | "invalid_to" | "invalid_range";
+            message: components["schemas"]["Message"];
+        };
+        LedgerParameterError: {
+            /** @enum {string} */
+            error: "invalid_limit" | "invalid_cursor";
+            message: components["schemas"]["Message"];
         };
         NameParameterError: {
             /** @enum {string} */
             error: "missing_name" | "invalid_name" | "invalid_idempotency_key";
+            message: components["schemas"]["Message"];
+        };
+        SearchParameterError: {
+            /** @enum {string} */
+            error: "missing_q" | "invalid_q" | "invalid_idempotency_key";
             message: components["schemas"]["Message"];
         };
         DomainParameterError: {
@@ -413,11 +607,35 @@ export type components = {
             message: components["schemas"]["Message"];
             credits_charged: components["schemas"]["CreditsCharged"];
             credits_remaining: components["schemas"]["CreditsRemaining"];
+            /**
+             * @description Did you mean: up to 5 advertiser names (for a name) or root domains with ads (for a
+             *     domain) that resemble the one asked for, best first, found by the advertiser search's
+             *     rules (see `searchAdvertisers`). Absent when nothing resembles it. No extra charge.
+             */
+            suggestions?: string[];
+        };
+        NotAcceptableError: {
+            /** @constant */
+            error: "not_acceptable";
+            message: components["schemas"]["Message"];
+            /** @description The media types this operation answers in, its default first. */
+            supported: ("application/json" | "text/csv")[];
         };
         IdempotencyKeyReusedError: {
             /** @constant */
             error: "idempotency_key_reused";
             message: components["schemas"]["Message"];
+        };
+        DailyCapReachedError: {
+            /** @constant */
+            error: "daily_cap_reached";
+            message: components["schemas"]["Message"];
+            /** @description The price of the call. */
+            required: components["schemas"]["Credits"];
+            /** @description The key's cap, in credits per UTC day. */
+            daily_cap: components["schemas"]["Credits"];
+            /** @description What the key spent today (UTC), refunds deducted; with `required` it would pass `daily_cap`. */
+            spent_today: components["schemas"]["Credits"];
         };
         RateLimitedError: {
             /** @constant */
@@ -441,6 +659,21 @@ export type components = {
         HeadersTooLargeError: {
             /** @constant */
             error: "headers_too_large";
+            message: components["schemas"]["Message"];
+        };
+        BadRequestError: {
+            /** @constant */
+            error: "bad_request";
+            message: components["schemas"]["Message"];
+        };
+        RequestTimeoutError: {
+            /** @constant */
+            error: "request_timeout";
+            message: components["schemas"]["Message"];
+        };
+        ExpectationFailedError: {
+            /** @constant */
+            error: "expectation_failed";
             message: components["schemas"]["Message"];
         };
         InternalError: {
@@ -470,6 +703,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -489,12 +723,47 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["DomainParameterError"];
+            };
+        };
+        /** @description `from` or `to` is not a UTC date `YYYY-MM-DD` from 2000-01-01 to 9999-12-31 or is given twice, or the range is reversed or longer than 366 days. Free. */
+        UsageParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UsageParameterError"];
+            };
+        };
+        /** @description `limit` is not a whole number from 1 to 200, or `cursor` is not one this service made, or either is given twice. Free. */
+        LedgerParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LedgerParameterError"];
             };
         };
         /** @description The key is missing, malformed, unknown or revoked, the account is disabled, the two key headers disagree, or the URL carries a key (refused even beside a valid header key). Free. */
@@ -510,6 +779,40 @@ export type components = {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
+        /** @description `q` is missing, too short, too long, given twice or malformed, or the Idempotency-Key header is malformed. Free. */
+        SearchParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SearchParameterError"];
+            };
+        };
+        /** @description The balance is below this call's price of 1 credit. Nothing was charged. */
+        InsufficientCredits1: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InsufficientCreditsError"];
+            };
+        };
         /** @description The balance is below this call's price of 3 credits. Nothing was charged. */
         InsufficientCredits3: {
             headers: {
@@ -518,6 +821,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -534,6 +838,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -550,6 +855,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -566,6 +872,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -582,6 +889,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -599,6 +907,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -616,6 +925,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -633,6 +943,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -650,6 +961,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -672,6 +984,23 @@ export type components = {
                 "application/json": components["schemas"]["MethodNotAllowedError"];
             };
         };
+        /** @description The `Accept` header allows none of the media types this operation answers in; `supported` lists them. Free. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotAcceptableError"];
+            };
+        };
         /**
          * @description The `Idempotency-Key` was used in the last 24 hours for another operation or another
          *     query of this account. Nothing ran and nothing was charged; use a new key for a new request.
@@ -683,12 +1012,36 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /**
+         * @description This call would take the API key past the daily credit cap its account holder set for it
+         *     (credits per UTC day, set on the account page). Nothing ran and nothing was charged; the
+         *     cap starts afresh at the next midnight UTC, which `Retry-After` counts down to. The
+         *     account's other keys and its balance are untouched.
+         */
+        DailyCapReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DailyCapReachedError"];
             };
         };
         /**
@@ -705,6 +1058,7 @@ export type components = {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy-Enforced"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 [name: string]: unknown;
             };
             content: {
@@ -735,6 +1089,51 @@ export type components = {
                 "application/json": components["schemas"]["HeadersTooLargeError"];
             };
         };
+        /**
+         * @description The request is not valid HTTP/1.1 (see Limits), so it reaches no operation. Free; the
+         *     connection is closed after the answers to earlier requests on it.
+         */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description The request line and headers (10 s by default) or the whole request (30 s by default) were
+         *     not received in time, so the request reaches no operation. Free; the connection is closed.
+         */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RequestTimeoutError"];
+            };
+        };
+        /**
+         * @description The request carries an `Expect` header other than `100-continue`, so it reaches no
+         *     operation. Free; the connection is closed.
+         */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ExpectationFailedError"];
+            };
+        };
         /** @description The service failed. Any credits charged for this call were refunded in full; `credits_refunded` says how many. */
         InternalError: {
             headers: {
@@ -743,6 +1142,7 @@ export type components = {
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -764,6 +1164,7 @@ export type components = {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-Credits-Charged": components["headers"]["X-Credits-Charged-If-Known"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining-If-Known"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
@@ -775,15 +1176,48 @@ export type components = {
     };
     parameters: {
         /**
+         * @description The first UTC day of the range, `YYYY-MM-DD`, from 2000-01-01 to 9999-12-31. Default: 29
+         *     days before `to`, so the range is 30 days. A date that does not exist (2026-02-30), one
+         *     outside those years, any other form, or the parameter given more than once:
+         *     `400 invalid_from`, free.
+         */
+        from: string;
+        /**
+         * @description The last UTC day of the range, `YYYY-MM-DD`, included, from 2000-01-01 to 9999-12-31.
+         *     Default: today (UTC). Malformed, outside those years or repeated: `400 invalid_to`.
+         *     `from` after `to`, or a range longer than 366 days: `400 invalid_range`. Both free.
+         */
+        to: string;
+        /**
+         * @description Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the
+         *     parameter given more than once): `400 invalid_limit`, free.
+         */
+        limit: number;
+        /**
+         * @description Where the page starts: the `next_cursor` of the previous page. Absent: the newest
+         *     entries. A cursor this service did not make, or the parameter given more than once:
+         *     `400 invalid_cursor`, free.
+         */
+        cursor: string;
+        /**
          * @description The advertiser name, exact and case-sensitive, as shown on the service's website. It is
          *     compared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only
          *     white space: `400 missing_name`. Longer than 512 characters (Unicode code points), given
          *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
          *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
          *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
-         *     and U+FEFF); the schema's `pattern` states it: at least one other character.
+         *     and U+FEFF); the schema states both rules: its `pattern` asks for at least one other
+         *     character, and its `maxLength` counts code points, as JSON Schema does.
          */
-        name: components["schemas"]["NonBlankText"];
+        name: components["schemas"]["AdvertiserName"];
+        /**
+         * @description What to search for: an advertiser name or part of one, in any case, with or without
+         *     accents; surrounding white space is ignored when matching. Absent, empty or only white
+         *     space: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as
+         *     given), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White
+         *     space only wins over too short or too long. Both are free.
+         */
+        q: string;
         /**
          * @description A root domain, host name or URL. It is trimmed of surrounding white space and parsed as
          *     a URL host (`http://` is assumed; schemes other than http and https are invalid); user
@@ -796,8 +1230,17 @@ export type components = {
          *     unknown top-level domain, illegal characters, over 253 characters), given more than
          *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
          *     typo never costs credits.
+         *
+         *     The schema's `pattern` states a simple part of what is accepted, and every value it
+         *     allows is accepted: host names of ASCII letters, digits and single hyphens inside labels,
+         *     under one of the suffixes `com`, `net`, `org`, `info`, `biz`, `de`, `eu`, `nl`, `ch`,
+         *     `co.uk`, `org.uk` or `com.au`, such as `WWW.Acme-Outdoor.com`. That is what the
+         *     contract guarantees; the service accepts much more than the pattern says: full URLs
+         *     such as `https://www.acme-outdoor.com/shop?utm_source=ads`, every other public suffix
+         *     (`example.fr`), internationalized names (`bücher.de`), ports, user info, a trailing dot
+         *     and surrounding white space, as described above.
          */
-        domain: components["schemas"]["NonBlankText"];
+        domain: string;
         /**
          * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
          *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
@@ -840,6 +1283,24 @@ export type components = {
          * @example 197
          */
         "X-Credits-Remaining-If-Known": components["schemas"]["Credits"];
+        /**
+         * @description Sent with a `text/csv` answer of a capped list: the full number of entries, as the JSON
+         *     answer's `landing_domain_count` or `advertiser_count` says it.
+         * @example 612
+         */
+        "X-Total-Count": string;
+        /**
+         * @description Sent with a `text/csv` answer of a capped list: `true` when the list was cut at its cap, so
+         *     the file holds fewer rows than `X-Total-Count`, otherwise `false`.
+         * @example false
+         */
+        "X-Truncated": "true" | "false";
+        /**
+         * @description `true` on every answer to a test key (`alk_test_…`): the call was free and answered from
+         *     the sandbox's demo data. Absent for a live key.
+         * @example true
+         */
+        "X-Sandbox": "true";
         /**
          * @description The authentication scheme to use; always `Bearer`.
          * @example Bearer
@@ -910,7 +1371,8 @@ export interface operations {
                  *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
                  *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
-                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
+                 *     and U+FEFF); the schema states both rules: its `pattern` asks for at least one other
+                 *     character, and its `maxLength` counts code points, as JSON Schema does.
                  */
                 name: components["parameters"]["name"];
             };
@@ -938,6 +1400,7 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -950,8 +1413,10 @@ export interface operations {
             400: components["responses"]["NameParameterError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits3"];
+            403: components["responses"]["DailyCapReached"];
             404: components["responses"]["AdvertiserNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -975,6 +1440,15 @@ export interface operations {
                  *     unknown top-level domain, illegal characters, over 253 characters), given more than
                  *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
                  *     typo never costs credits.
+                 *
+                 *     The schema's `pattern` states a simple part of what is accepted, and every value it
+                 *     allows is accepted: host names of ASCII letters, digits and single hyphens inside labels,
+                 *     under one of the suffixes `com`, `net`, `org`, `info`, `biz`, `de`, `eu`, `nl`, `ch`,
+                 *     `co.uk`, `org.uk` or `com.au`, such as `WWW.Acme-Outdoor.com`. That is what the
+                 *     contract guarantees; the service accepts much more than the pattern says: full URLs
+                 *     such as `https://www.acme-outdoor.com/shop?utm_source=ads`, every other public suffix
+                 *     (`example.fr`), internationalized names (`bücher.de`), ports, user info, a trailing dot
+                 *     and surrounding white space, as described above.
                  */
                 domain: components["parameters"]["domain"];
             };
@@ -1002,6 +1476,7 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1014,8 +1489,10 @@ export interface operations {
             400: components["responses"]["DomainParameterError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits3"];
+            403: components["responses"]["DailyCapReached"];
             404: components["responses"]["DomainNotFound3"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -1034,7 +1511,8 @@ export interface operations {
                  *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
                  *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
-                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
+                 *     and U+FEFF); the schema states both rules: its `pattern` asks for at least one other
+                 *     character, and its `maxLength` counts code points, as JSON Schema does.
                  */
                 name: components["parameters"]["name"];
             };
@@ -1062,6 +1540,7 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1069,13 +1548,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdvertiserHistory"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["NameParameterError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits9"];
+            403: components["responses"]["DailyCapReached"];
             404: components["responses"]["AdvertiserNotFound9"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -1094,7 +1576,8 @@ export interface operations {
                  *     more than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write
                  *     `100%25`): `400 invalid_name`. White space only wins over too long. Both are free.
                  *     "White space" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space
-                 *     and U+FEFF); the schema's `pattern` states it: at least one other character.
+                 *     and U+FEFF); the schema states both rules: its `pattern` asks for at least one other
+                 *     character, and its `maxLength` counts code points, as JSON Schema does.
                  */
                 name: components["parameters"]["name"];
             };
@@ -1122,20 +1605,26 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Truncated": components["headers"]["X-Truncated"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AdvertiserLandingDomains"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["NameParameterError"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["InsufficientCredits15"];
+            403: components["responses"]["DailyCapReached"];
             404: components["responses"]["AdvertiserNotFound15"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -1159,6 +1648,15 @@ export interface operations {
                  *     unknown top-level domain, illegal characters, over 253 characters), given more than
                  *     once, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a
                  *     typo never costs credits.
+                 *
+                 *     The schema's `pattern` states a simple part of what is accepted, and every value it
+                 *     allows is accepted: host names of ASCII letters, digits and single hyphens inside labels,
+                 *     under one of the suffixes `com`, `net`, `org`, `info`, `biz`, `de`, `eu`, `nl`, `ch`,
+                 *     `co.uk`, `org.uk` or `com.au`, such as `WWW.Acme-Outdoor.com`. That is what the
+                 *     contract guarantees; the service accepts much more than the pattern says: full URLs
+                 *     such as `https://www.acme-outdoor.com/shop?utm_source=ads`, every other public suffix
+                 *     (`example.fr`), internationalized names (`bücher.de`), ports, user info, a trailing dot
+                 *     and surrounding white space, as described above.
                  */
                 domain: components["parameters"]["domain"];
             };
@@ -1186,20 +1684,86 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Truncated": components["headers"]["X-Truncated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandBidReport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["DomainParameterError"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientCredits60"];
+            403: components["responses"]["DailyCapReached"];
+            404: components["responses"]["DomainNotFound60"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchAdvertisers: {
+        parameters: {
+            query: {
+                /**
+                 * @description What to search for: an advertiser name or part of one, in any case, with or without
+                 *     accents; surrounding white space is ignored when matching. Absent, empty or only white
+                 *     space: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as
+                 *     given), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White
+                 *     space only wins over too short or too long. Both are free.
+                 */
+                q: components["parameters"]["q"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching advertisers, best first. Charged. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BrandBidReport"];
+                    "application/json": components["schemas"]["AdvertiserSearch"];
                 };
             };
-            400: components["responses"]["DomainParameterError"];
+            400: components["responses"]["SearchParameterError"];
             401: components["responses"]["Unauthorized"];
-            402: components["responses"]["InsufficientCredits60"];
-            404: components["responses"]["DomainNotFound60"];
+            402: components["responses"]["InsufficientCredits1"];
+            403: components["responses"]["DailyCapReached"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
@@ -1225,6 +1789,7 @@ export interface operations {
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
@@ -1235,6 +1800,107 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccountUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The first UTC day of the range, `YYYY-MM-DD`, from 2000-01-01 to 9999-12-31. Default: 29
+                 *     days before `to`, so the range is 30 days. A date that does not exist (2026-02-30), one
+                 *     outside those years, any other form, or the parameter given more than once:
+                 *     `400 invalid_from`, free.
+                 */
+                from?: components["parameters"]["from"];
+                /**
+                 * @description The last UTC day of the range, `YYYY-MM-DD`, included, from 2000-01-01 to 9999-12-31.
+                 *     Default: today (UTC). Malformed, outside those years or repeated: `400 invalid_to`.
+                 *     `from` after `to`, or a range longer than 366 days: `400 invalid_range`. Both free.
+                 */
+                to?: components["parameters"]["to"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's usage in the range. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountUsage"];
+                };
+            };
+            400: components["responses"]["UsageParameterError"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccountLedger: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the
+                 *     parameter given more than once): `400 invalid_limit`, free.
+                 */
+                limit?: components["parameters"]["limit"];
+                /**
+                 * @description Where the page starts: the `next_cursor` of the previous page. Absent: the newest
+                 *     entries. A cursor this service did not make, or the parameter given more than once:
+                 *     `400 invalid_cursor`, free.
+                 */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the ledger, newest first. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLedger"];
+                };
+            };
+            400: components["responses"]["LedgerParameterError"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

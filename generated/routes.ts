@@ -19,13 +19,6 @@ const ReadinessSchema = z
   .openapi({ required: ['status'] })
   .openapi('Readiness')
 
-const NonBlankTextSchema = z
-  .string()
-  .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
-  .min(1)
-  .openapi({ description: 'Text with at least one character that is not white space.' })
-  .openapi('NonBlankText')
-
 const AdvertiserNameSchema = z
   .string()
   .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
@@ -168,6 +161,7 @@ const ProfileSchema = z
   .openapi({
     description:
       '`single_domain` for 1 landing domain, `few_domains` for 2 to 4, `multi_domain_intermediary` for 5 or more. A descriptive signal, not a verdict.',
+    'x-minimum-landing-domains': { single_domain: 1, few_domains: 2, multi_domain_intermediary: 5 },
   })
   .openapi('Profile')
 
@@ -341,22 +335,261 @@ const BrandBidReportSchema = z
   })
   .openapi('BrandBidReport')
 
+const AdvertiserMatchSchema = z
+  .strictObject({
+    advertiser: AdvertiserNameSchema.openapi({
+      description: 'The name, exactly as the other advertiser endpoints take it in `name`.',
+    }),
+    match: z
+      .enum(['exact', 'case_insensitive', 'prefix', 'similar'])
+      .openapi({ description: 'How the name matched `q`, the best way it did.' }),
+    advertiser_ids: z
+      .array(AdvertiserIdSchema)
+      .min(1)
+      .openapi({
+        description: 'Every identifier whose current name is this name, ascending by code point.',
+      }),
+    creatives: CountSchema.openapi({
+      description:
+        "Distinct creatives over all the advertiser's identifiers, as in the advertiser summary.",
+    }),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .max(2)
+      .openapi({ description: "The advertiser summary's `country`." }),
+    last_seen: DateSchema.openapi({
+      description: "The latest date any of the advertiser's identifiers was seen.",
+    }),
+  })
+  .openapi({
+    required: ['advertiser', 'match', 'advertiser_ids', 'creatives', 'country', 'last_seen'],
+  })
+  .openapi('AdvertiserMatch')
+
+const AdvertiserSearchSchema = z
+  .strictObject({
+    q: z
+      .string()
+      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+      .min(2)
+      .max(200)
+      .openapi({ description: 'The search, as given.' }),
+    advertisers: z
+      .array(AdvertiserMatchSchema)
+      .max(20)
+      .openapi({
+        description: 'The matching advertiser names, best first (see the operation); at most 20.',
+      }),
+    truncated: z.boolean().openapi({ description: 'More names matched than `advertisers` holds.' }),
+    credits_charged: CreditsChargedSchema,
+    credits_remaining: CreditsRemainingSchema,
+  })
+  .openapi({ required: ['q', 'advertisers', 'truncated', 'credits_charged', 'credits_remaining'] })
+  .openapi('AdvertiserSearch')
+
+const KeyPrefixSchema = z
+  .string()
+  .regex(/^alk_(?:test_)?[0-9A-Za-z]{8}$/)
+  .max(17)
+  .openapi({
+    description:
+      'The display prefix of an API key, `alk_` (`alk_test_` for a test key) and 8 more characters; what the account page shows.',
+    example: 'alk_7Hq2Xv0p',
+  })
+  .openapi('KeyPrefix')
+
 const AccountSchema = z
   .strictObject({
-    key_prefix: z
-      .string()
-      .regex(/^alk_[0-9A-Za-z]{8}$/)
-      .max(12)
-      .openapi({
-        description: 'The display prefix of the key that made this call.',
-        example: 'alk_7Hq2Xv0p',
-      }),
+    key_prefix: KeyPrefixSchema.openapi({
+      description: 'The display prefix of the key that made this call.',
+    }),
     balance: CreditsSchema.openapi({
       description: "The account's balance in credits, shared by all its keys.",
     }),
   })
   .openapi({ required: ['key_prefix', 'balance'] })
   .openapi('Account')
+
+const UsageCountsSchema = z
+  .object({
+    calls: CountSchema.openapi({ description: 'Billed calls, refunded ones included.' }),
+    refunded_calls: CountSchema.openapi({
+      description: 'Of those, calls the service failed and refunded.',
+    }),
+    credits: CreditsSchema.openapi({
+      description: 'Credits the calls cost, their refunds deducted.',
+    }),
+  })
+  .openapi({ required: ['calls', 'refunded_calls', 'credits'] })
+  .openapi('UsageCounts')
+
+const OperationIdSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/)
+  .max(64)
+  .openapi({
+    description: 'The operationId of an operation of this contract.',
+    example: 'getAdvertiserSummary',
+  })
+  .openapi('OperationId')
+
+const AccountUsageSchema = z
+  .strictObject({
+    from: DateSchema,
+    to: DateSchema,
+    total: UsageCountsSchema,
+    days: z
+      .array(
+        z
+          .strictObject({
+            day: DateSchema,
+            calls: CountSchema,
+            refunded_calls: CountSchema,
+            credits: CreditsSchema,
+            operations: z
+              .array(
+                z
+                  .object({ operation: OperationIdSchema })
+                  .openapi({ required: ['operation'] })
+                  .and(UsageCountsSchema),
+              )
+              .max(64)
+              .openapi({ description: 'The operations called that day, in operationId order.' }),
+          })
+          .openapi({ required: ['day', 'calls', 'refunded_calls', 'credits', 'operations'] }),
+      )
+      .max(366)
+      .openapi({
+        description: 'Every day of the range, oldest first, days without calls included.',
+      }),
+    daily_caps: z
+      .array(
+        z
+          .strictObject({
+            key_prefix: KeyPrefixSchema,
+            name: z
+              .string()
+              .regex(/\S/)
+              .min(1)
+              .max(100)
+              .nullable()
+              .openapi({
+                description:
+                  'The name its holder gave the key (trimmed); null for a key made by the operator.',
+              }),
+            daily_cap: CreditsSchema.openapi({
+              description: 'The most credits the key may spend per UTC day, refunds deducted.',
+            }),
+            spent_today: CreditsSchema.openapi({
+              description: 'What it spent today (UTC), refunds deducted.',
+            }),
+          })
+          .openapi({ required: ['key_prefix', 'name', 'daily_cap', 'spent_today'] }),
+      )
+      .max(10000)
+      .openapi({
+        description:
+          "The account's active keys that have a daily cap, newest first; empty when none has.",
+      }),
+  })
+  .openapi({ required: ['from', 'to', 'total', 'days', 'daily_caps'] })
+  .openapi('AccountUsage')
+
+const LedgerEntrySchema = z
+  .strictObject({
+    id: z
+      .int()
+      .min(1)
+      .max(9007199254740991)
+      .openapi({ description: "The entry's id; later entries have larger ids." }),
+    kind: z
+      .enum(['grant', 'purchase', 'charge', 'refund', 'reversal'])
+      .openapi({
+        description:
+          '`grant`: the free credits of the first key; `purchase`: credits bought; `charge`: a billed call; `refund`: a charge given back; `reversal`: credits of a purchase taken back after its payment was refunded or disputed (as far as the balance allowed).',
+      }),
+    amount: z
+      .int()
+      .min(-9007199254740991)
+      .max(9007199254740991)
+      .openapi({ description: 'Credits added (positive) or taken (negative).' }),
+    balance_after: CreditsSchema,
+    key_prefix: z
+      .union([KeyPrefixSchema, z.null().nullable()])
+      .openapi({
+        description:
+          'The display prefix of the key of a charge, refund or grant; `null` for a purchase.',
+      }),
+    operation: z
+      .union([OperationIdSchema, z.null().nullable()])
+      .openapi({ description: 'The operationId of a charge or refund.' }),
+    request_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{8,128}$/)
+      .max(128)
+      .nullable()
+      .openapi({
+        description:
+          "The `X-Request-Id` of the call charged or refunded (yours, or the one the service gave it); for a reversal, the payment provider's event.",
+      }),
+    payment_reference: z
+      .string()
+      .regex(/\S/)
+      .max(1024)
+      .nullable()
+      .openapi({ description: 'The payment of a purchase.' }),
+    refund_of: z
+      .int()
+      .min(1)
+      .max(9007199254740991)
+      .nullable()
+      .openapi({ description: 'The id of the charge a refund gives back.' }),
+    created_at: z.iso.datetime().max(30).openapi({ description: 'When the entry was made (UTC).' }),
+  })
+  .openapi({
+    required: [
+      'id',
+      'kind',
+      'amount',
+      'balance_after',
+      'key_prefix',
+      'operation',
+      'request_id',
+      'payment_reference',
+      'refund_of',
+      'created_at',
+    ],
+  })
+  .openapi('LedgerEntry')
+
+const AccountLedgerSchema = z
+  .strictObject({
+    entries: z.array(LedgerEntrySchema).max(200),
+    next_cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(32)
+      .nullable()
+      .openapi({
+        description: 'Pass it as `cursor` for the next, older page; `null` on the last page.',
+      }),
+  })
+  .openapi({ required: ['entries', 'next_cursor'] })
+  .openapi('AccountLedger')
+
+const UsageParameterErrorSchema = z
+  .strictObject({
+    error: z.enum(['invalid_from', 'invalid_to', 'invalid_range']),
+    message: MessageSchema,
+  })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('UsageParameterError')
+
+const LedgerParameterErrorSchema = z
+  .strictObject({ error: z.enum(['invalid_limit', 'invalid_cursor']), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('LedgerParameterError')
 
 const NameParameterErrorSchema = z
   .strictObject({
@@ -365,6 +598,14 @@ const NameParameterErrorSchema = z
   })
   .openapi({ required: ['error', 'message'] })
   .openapi('NameParameterError')
+
+const SearchParameterErrorSchema = z
+  .strictObject({
+    error: z.enum(['missing_q', 'invalid_q', 'invalid_idempotency_key']),
+    message: MessageSchema,
+  })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('SearchParameterError')
 
 const DomainParameterErrorSchema = z
   .strictObject({
@@ -395,14 +636,56 @@ const NotFoundErrorSchema = z
     message: MessageSchema,
     credits_charged: CreditsChargedSchema,
     credits_remaining: CreditsRemainingSchema,
+    suggestions: z
+      .array(
+        z
+          .string()
+          .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+          .min(1)
+          .max(512),
+      )
+      .min(1)
+      .max(5)
+      .exactOptional()
+      .openapi({
+        description:
+          "Did you mean: up to 5 advertiser names (for a name) or root domains with ads (for a\ndomain) that resemble the one asked for, best first, found by the advertiser search's\nrules (see `searchAdvertisers`). Absent when nothing resembles it. No extra charge.\n",
+      }),
   })
   .openapi({ required: ['error', 'message', 'credits_charged', 'credits_remaining'] })
   .openapi('NotFoundError')
+
+const NotAcceptableErrorSchema = z
+  .strictObject({
+    error: z.literal('not_acceptable'),
+    message: MessageSchema,
+    supported: z
+      .array(z.enum(['application/json', 'text/csv']))
+      .min(1)
+      .max(2)
+      .openapi({ description: 'The media types this operation answers in, its default first.' }),
+  })
+  .openapi({ required: ['error', 'message', 'supported'] })
+  .openapi('NotAcceptableError')
 
 const IdempotencyKeyReusedErrorSchema = z
   .strictObject({ error: z.literal('idempotency_key_reused'), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('IdempotencyKeyReusedError')
+
+const DailyCapReachedErrorSchema = z
+  .strictObject({
+    error: z.literal('daily_cap_reached'),
+    message: MessageSchema,
+    required: CreditsSchema.openapi({ description: 'The price of the call.' }),
+    daily_cap: CreditsSchema.openapi({ description: "The key's cap, in credits per UTC day." }),
+    spent_today: CreditsSchema.openapi({
+      description:
+        'What the key spent today (UTC), refunds deducted; with `required` it would pass `daily_cap`.',
+    }),
+  })
+  .openapi({ required: ['error', 'message', 'required', 'daily_cap', 'spent_today'] })
+  .openapi('DailyCapReachedError')
 
 const RateLimitedErrorSchema = z
   .strictObject({ error: z.literal('rate_limited'), message: MessageSchema })
@@ -443,6 +726,21 @@ const HeadersTooLargeErrorSchema = z
   .strictObject({ error: z.literal('headers_too_large'), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('HeadersTooLargeError')
+
+const BadRequestErrorSchema = z
+  .strictObject({ error: z.literal('bad_request'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('BadRequestError')
+
+const RequestTimeoutErrorSchema = z
+  .strictObject({ error: z.literal('request_timeout'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('RequestTimeoutError')
+
+const ExpectationFailedErrorSchema = z
+  .strictObject({ error: z.literal('expectation_failed'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('ExpectationFailedError')
 
 const InternalErrorSchema = z
   .strictObject({
@@ -506,6 +804,15 @@ const XCreditsRemainingHeaderSchema = CreditsSchema.openapi({
   example: 197,
 })
 
+const XSandboxHeaderSchema = z
+  .literal('true')
+  .exactOptional()
+  .openapi({
+    description:
+      "`true` on every answer to a test key (`alk_test_…`): the call was free and answered from\nthe sandbox's demo data. Absent for a live key.\n",
+    example: 'true',
+  })
+
 const RateLimitHeaderSchema = RateLimitFieldSchema.exactOptional().openapi({
   description:
     "The key's standing under the per-key rate limit (draft-ietf-httpapi-ratelimit-headers-11,\nsection 4): `r` requests left in the current window, which ends in `t` seconds. Sent on\nevery answer to a valid key while the operator keeps the rate limit on (the default).\n",
@@ -527,6 +834,7 @@ const NameParameterErrorResponse = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -568,6 +876,7 @@ const DomainParameterErrorResponse = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -593,6 +902,78 @@ const DomainParameterErrorResponse = {
             error: 'invalid_idempotency_key',
             message:
               'The Idempotency-Key header must be 1 to 255 visible ASCII characters without spaces, such as a UUID.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const UsageParameterErrorResponse = {
+  description:
+    '`from` or `to` is not a UTC date `YYYY-MM-DD` from 2000-01-01 to 9999-12-31 or is given twice, or the range is reversed or longer than 366 days. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: UsageParameterErrorSchema,
+      examples: {
+        invalidFrom: {
+          value: {
+            error: 'invalid_from',
+            message:
+              'The query parameter "from" must be a UTC date from 2000-01-01 to 9999-12-31, such as 2026-11-01, given once.',
+          },
+        },
+        invalidRange: {
+          value: {
+            error: 'invalid_range',
+            message:
+              'The range from 2026-11-30 to 2026-11-01 is reversed: "from" must not be after "to".',
+          },
+        },
+      },
+    },
+  },
+}
+
+const LedgerParameterErrorResponse = {
+  description:
+    '`limit` is not a whole number from 1 to 200, or `cursor` is not one this service made, or either is given twice. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: LedgerParameterErrorSchema,
+      examples: {
+        invalidLimit: {
+          value: {
+            error: 'invalid_limit',
+            message:
+              'The query parameter "limit" must be a whole number from 1 to 200, given once.',
+          },
+        },
+        invalidCursor: {
+          value: {
+            error: 'invalid_cursor',
+            message:
+              'The query parameter "cursor" must be the next_cursor of a previous page, given once.',
           },
         },
       },
@@ -637,6 +1018,69 @@ const UnauthorizedResponse = {
   },
 }
 
+const SearchParameterErrorResponse = {
+  description:
+    '`q` is missing, too short, too long, given twice or malformed, or the Idempotency-Key header is malformed. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: SearchParameterErrorSchema,
+      examples: {
+        missing: {
+          value: {
+            error: 'missing_q',
+            message: 'The query parameter "q" is required and must not be empty.',
+          },
+        },
+        tooShort: {
+          value: {
+            error: 'invalid_q',
+            message: 'The query parameter "q" must be 2 to 200 characters long.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const InsufficientCredits1Response = {
+  description: "The balance is below this call's price of 1 credit. Nothing was charged.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InsufficientCreditsErrorSchema,
+      examples: {
+        insufficient: {
+          value: {
+            error: 'insufficient_credits',
+            message: 'This call costs 1 credits and the balance is 0.',
+            required: 1,
+            balance: 0,
+          },
+        },
+      },
+    },
+  },
+}
+
 const InsufficientCredits3Response = {
   description: "The balance is below this call's price of 3 credits. Nothing was charged.",
   headers: z.object({
@@ -645,6 +1089,7 @@ const InsufficientCredits3Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -673,6 +1118,7 @@ const InsufficientCredits9Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -701,6 +1147,7 @@ const InsufficientCredits15Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -729,6 +1176,7 @@ const InsufficientCredits60Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -767,6 +1215,7 @@ const AdvertiserNotFound3Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -797,6 +1246,7 @@ const AdvertiserNotFound9Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -827,6 +1277,7 @@ const AdvertiserNotFound15Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -857,6 +1308,7 @@ const DomainNotFound3Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -887,6 +1339,7 @@ const DomainNotFound60Response = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -934,6 +1387,36 @@ const MethodNotAllowedResponse = {
   },
 }
 
+const NotAcceptableResponse = {
+  description:
+    'The `Accept` header allows none of the media types this operation answers in; `supported` lists them. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: NotAcceptableErrorSchema,
+      examples: {
+        notAcceptable: {
+          value: {
+            error: 'not_acceptable',
+            message:
+              'This operation answers in application/json or text/csv; send an Accept header that allows one of them, or none.',
+            supported: ['application/json', 'text/csv'],
+          },
+        },
+      },
+    },
+  },
+}
+
 const IdempotencyKeyReusedResponse = {
   description:
     'The `Idempotency-Key` was used in the last 24 hours for another operation or another\nquery of this account. Nothing ran and nothing was charged; use a new key for a new request.\n',
@@ -943,6 +1426,7 @@ const IdempotencyKeyReusedResponse = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -965,8 +1449,41 @@ const IdempotencyKeyReusedResponse = {
 const RetryAfterHeaderSchema = z
   .int()
   .min(1)
-  .max(3600)
+  .max(86400)
   .openapi({ description: 'Seconds to wait before retrying.', example: 5 })
+
+const DailyCapReachedResponse = {
+  description:
+    "This call would take the API key past the daily credit cap its account holder set for it\n(credits per UTC day, set on the account page). Nothing ran and nothing was charged; the\ncap starts afresh at the next midnight UTC, which `Retry-After` counts down to. The\naccount's other keys and its balance are untouched.\n",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'Retry-After': RetryAfterHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: DailyCapReachedErrorSchema,
+      examples: {
+        capReached: {
+          value: {
+            error: 'daily_cap_reached',
+            message:
+              'This call costs 3 credits and would take this API key past its daily cap: 299 of 300 credits spent today (UTC). The cap starts afresh at 00:00 UTC.',
+            required: 3,
+            daily_cap: 300,
+            spent_today: 299,
+          },
+        },
+      },
+    },
+  },
+}
 
 const RateLimitExhaustedHeaderSchema = RateLimitFieldSchema.openapi({
   description: "The key's standing, as in `RateLimit`; `r` is `0` and `t` equals `Retry-After`.",
@@ -990,6 +1507,7 @@ const RateLimitedResponse = {
     'RateLimit-Policy': RateLimitPolicyEnforcedHeaderSchema,
     'X-Credits-Charged': XCreditsChargedHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
   }),
   content: {
     'application/json': {
@@ -1050,6 +1568,73 @@ const HeadersTooLargeResponse = {
   },
 }
 
+const BadRequestResponse = {
+  description:
+    'The request is not valid HTTP/1.1 (see Limits), so it reaches no operation. Free; the\nconnection is closed after the answers to earlier requests on it.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: BadRequestErrorSchema,
+      examples: {
+        badRequest: {
+          value: { error: 'bad_request', message: 'The request is not valid HTTP/1.1.' },
+        },
+      },
+    },
+  },
+}
+
+const RequestTimeoutResponse = {
+  description:
+    'The request line and headers (10 s by default) or the whole request (30 s by default) were\nnot received in time, so the request reaches no operation. Free; the connection is closed.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: RequestTimeoutErrorSchema,
+      examples: {
+        requestTimeout: {
+          value: {
+            error: 'request_timeout',
+            message: 'The request was not received completely in time; the connection is closed.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const ExpectationFailedResponse = {
+  description:
+    'The request carries an `Expect` header other than `100-continue`, so it reaches no\noperation. Free; the connection is closed.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: ExpectationFailedErrorSchema,
+      examples: {
+        expectationFailed: {
+          value: {
+            error: 'expectation_failed',
+            message:
+              'The service meets no expectation but "Expect: 100-continue"; send the request without the Expect header.',
+          },
+        },
+      },
+    },
+  },
+}
+
 const XCreditsChargedIfKnownHeaderSchema = CreditsSchema.exactOptional().openapi({
   description:
     'Sent when the key was valid and the balance could be read: `0`, because a failed call is\nrefunded in full. Absent when the failure came before the key could be checked.\n',
@@ -1069,6 +1654,7 @@ const InternalErrorResponse = {
     'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -1099,6 +1685,7 @@ const UnavailableResponse = {
     'Retry-After': RetryAfterHeaderSchema,
     'X-Credits-Charged': XCreditsChargedIfKnownHeaderSchema,
     'X-Credits-Remaining': XCreditsRemainingIfKnownHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
     RateLimit: RateLimitHeaderSchema,
     'RateLimit-Policy': RateLimitPolicyHeaderSchema,
   }),
@@ -1119,14 +1706,97 @@ const UnavailableResponse = {
   },
 }
 
-const NameParamsSchema = NonBlankTextSchema.openapi({
+const FromParamsSchema = z.iso
+  .date()
+  .regex(/^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$/)
+  .max(10)
+  .exactOptional()
+  .openapi({
+    param: {
+      name: 'from',
+      in: 'query',
+      required: false,
+      description:
+        'The first UTC day of the range, `YYYY-MM-DD`, from 2000-01-01 to 9999-12-31. Default: 29\ndays before `to`, so the range is 30 days. A date that does not exist (2026-02-30), one\noutside those years, any other form, or the parameter given more than once:\n`400 invalid_from`, free.\n',
+      schema: {
+        type: 'string',
+        format: 'date',
+        maxLength: 10,
+        pattern: '^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$',
+        description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
+        example: '2026-11-01',
+      },
+    },
+    description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
+    example: '2026-11-01',
+  })
+
+const ToParamsSchema = z.iso
+  .date()
+  .regex(/^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$/)
+  .max(10)
+  .exactOptional()
+  .openapi({
+    param: {
+      name: 'to',
+      in: 'query',
+      required: false,
+      description:
+        'The last UTC day of the range, `YYYY-MM-DD`, included, from 2000-01-01 to 9999-12-31.\nDefault: today (UTC). Malformed, outside those years or repeated: `400 invalid_to`.\n`from` after `to`, or a range longer than 366 days: `400 invalid_range`. Both free.\n',
+      schema: {
+        type: 'string',
+        format: 'date',
+        maxLength: 10,
+        pattern: '^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$',
+        description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
+        example: '2026-11-01',
+      },
+    },
+    description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
+    example: '2026-11-01',
+  })
+
+const LimitParamsSchema = z.coerce
+  .number()
+  .pipe(z.int().min(1).max(200))
+  .default(50)
+  .exactOptional()
+  .openapi({
+    param: {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description:
+        'Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the\nparameter given more than once): `400 invalid_limit`, free.\n',
+      schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    },
+  })
+
+const CursorParamsSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .min(1)
+  .max(32)
+  .exactOptional()
+  .openapi({
+    param: {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description:
+        'Where the page starts: the `next_cursor` of the previous page. Absent: the newest\nentries. A cursor this service did not make, or the parameter given more than once:\n`400 invalid_cursor`, free.\n',
+      schema: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' },
+    },
+  })
+
+const NameParamsSchema = AdvertiserNameSchema.openapi({
   param: {
     name: 'name',
     in: 'query',
     required: true,
     description:
-      "The advertiser name, exact and case-sensitive, as shown on the service's website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), given\nmore than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write\n`100%25`): `400 invalid_name`. White space only wins over too long. Both are free.\n\"White space\" is what JavaScript's `String.prototype.trim` removes (Unicode White_Space\nand U+FEFF); the schema's `pattern` states it: at least one other character.\n",
-    schema: { $ref: '#/components/schemas/NonBlankText' },
+      'The advertiser name, exact and case-sensitive, as shown on the service\'s website. It is\ncompared byte for byte: never trimmed, case-folded or normalized. Absent, empty or only\nwhite space: `400 missing_name`. Longer than 512 characters (Unicode code points), given\nmore than once, or not valid percent-encoded UTF-8 (`%FF`, `%ED%A0%80`, `100%`; write\n`100%25`): `400 invalid_name`. White space only wins over too long. Both are free.\n"White space" is what JavaScript\'s `String.prototype.trim` removes (Unicode White_Space\nand U+FEFF); the schema states both rules: its `pattern` asks for at least one other\ncharacter, and its `maxLength` counts code points, as JSON Schema does.\n',
+    schema: { $ref: '#/components/schemas/AdvertiserName' },
     examples: {
       brand: {
         summary: 'A brand in the demo dataset that `npm start` loads',
@@ -1144,26 +1814,68 @@ const NameParamsSchema = NonBlankTextSchema.openapi({
   },
 })
 
-const DomainParamsSchema = NonBlankTextSchema.openapi({
-  param: {
-    name: 'domain',
-    in: 'query',
-    required: true,
-    description:
-      'A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters), given more than\nonce, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a\ntypo never costs credits.\n',
-    schema: { $ref: '#/components/schemas/NonBlankText' },
-    examples: {
-      rootDomain: {
-        summary: 'A brand domain in the demo dataset that `npm start` loads',
-        value: 'acme-outdoor.com',
+const QParamsSchema = z
+  .string()
+  .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+  .min(2)
+  .max(200)
+  .openapi({
+    param: {
+      name: 'q',
+      in: 'query',
+      required: true,
+      description:
+        'What to search for: an advertiser name or part of one, in any case, with or without\naccents; surrounding white space is ignored when matching. Absent, empty or only white\nspace: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as\ngiven), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White\nspace only wins over too short or too long. Both are free.\n',
+      schema: {
+        type: 'string',
+        minLength: 2,
+        maxLength: 200,
+        pattern:
+          '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]',
       },
-      url: {
-        summary: 'A URL; it is reduced to its root domain',
-        value: 'https://www.acme-outdoor.com/shop?utm_source=ads',
+      examples: {
+        lowerCase: {
+          summary: 'A brand of the demo dataset, typed in lower case',
+          value: 'acme outdoor',
+        },
+        prefix: { summary: 'The start of a name', value: 'Glob' },
       },
     },
-  },
-})
+  })
+
+const DomainParamsSchema = z
+  .string()
+  .regex(
+    /^(?:[A-Za-z0-9]{1,21}(?:-[A-Za-z0-9]{1,20}){0,2}\.){1,3}(?:com|net|org|info|biz|de|eu|nl|ch|co\.uk|org\.uk|com\.au)$/,
+  )
+  .min(4)
+  .max(253)
+  .openapi({
+    param: {
+      name: 'domain',
+      in: 'query',
+      required: true,
+      description:
+        "A root domain, host name or URL. It is trimmed of surrounding white space and parsed as\na URL host (`http://` is assumed; schemes other than http and https are invalid); user\ninfo, port, path, query, fragment, a leading `www.` and a trailing dot are dropped, the\nhost is lower-cased, internationalized names become their ASCII `xn--` form, and the\nhost is reduced to its registrable root domain with the ICANN section of the Public\nSuffix List: `https://WWW.Shop.Example.co.uk:443/a?b#c` becomes `example.co.uk`.\nAbsent, empty or white space: `400 missing_domain`. Not a host with a registrable domain\n(an IP address, `localhost`, a single label, a bare public suffix such as `co.uk`, an\nunknown top-level domain, illegal characters, over 253 characters), given more than\nonce, or not valid percent-encoded UTF-8: `400 invalid_domain`. Both are free, so a\ntypo never costs credits.\n\nThe schema's `pattern` states a simple part of what is accepted, and every value it\nallows is accepted: host names of ASCII letters, digits and single hyphens inside labels,\nunder one of the suffixes `com`, `net`, `org`, `info`, `biz`, `de`, `eu`, `nl`, `ch`,\n`co.uk`, `org.uk` or `com.au`, such as `WWW.Acme-Outdoor.com`. That is what the\ncontract guarantees; the service accepts much more than the pattern says: full URLs\nsuch as `https://www.acme-outdoor.com/shop?utm_source=ads`, every other public suffix\n(`example.fr`), internationalized names (`bücher.de`), ports, user info, a trailing dot\nand surrounding white space, as described above.\n",
+      schema: {
+        type: 'string',
+        minLength: 4,
+        maxLength: 253,
+        pattern:
+          '^(?:[A-Za-z0-9]{1,21}(?:-[A-Za-z0-9]{1,20}){0,2}\\.){1,3}(?:com|net|org|info|biz|de|eu|nl|ch|co\\.uk|org\\.uk|com\\.au)$',
+      },
+      examples: {
+        rootDomain: {
+          summary: 'A brand domain in the demo dataset that `npm start` loads',
+          value: 'acme-outdoor.com',
+        },
+        host: {
+          summary: 'A host name; it is lower-cased and reduced to its root domain',
+          value: 'WWW.Acme-Outdoor.com',
+        },
+      },
+    },
+  })
 
 const IdempotencyKeyParamsSchema = z
   .string()
@@ -1181,6 +1893,26 @@ const IdempotencyKeyParamsSchema = z
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
       example: '7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b',
     },
+  })
+
+const XTotalCountHeaderSchema = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .max(16)
+  .exactOptional()
+  .openapi({
+    description:
+      "Sent with a `text/csv` answer of a capped list: the full number of entries, as the JSON\nanswer's `landing_domain_count` or `advertiser_count` says it.\n",
+    example: '612',
+  })
+
+const XTruncatedHeaderSchema = z
+  .enum(['true', 'false'])
+  .exactOptional()
+  .openapi({
+    description:
+      'Sent with a `text/csv` answer of a capped list: `true` when the list was cut at its cap, so\nthe file holds fewer rows than `X-Total-Count`, otherwise `false`.\n',
+    example: 'false',
   })
 
 const BearerAuthSecurityScheme = {
@@ -1217,6 +1949,7 @@ export const getApiV1AdvertiserRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -1246,8 +1979,10 @@ export const getApiV1AdvertiserRoute = createRoute({
     400: NameParameterErrorResponse,
     401: UnauthorizedResponse,
     402: InsufficientCredits3Response,
+    403: DailyCapReachedResponse,
     404: AdvertiserNotFound3Response,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
@@ -1278,6 +2013,7 @@ export const getApiV1DomainRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -1315,8 +2051,10 @@ export const getApiV1DomainRoute = createRoute({
     400: DomainParameterErrorResponse,
     401: UnauthorizedResponse,
     402: InsufficientCredits3Response,
+    403: DailyCapReachedResponse,
     404: DomainNotFound3Response,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
@@ -1347,6 +2085,7 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
@@ -1372,13 +2111,28 @@ export const getApiV1AdvertiserHistoryRoute = createRoute({
             },
           },
         },
+        'text/csv': {
+          schema: z
+            .string()
+            .regex(/^month,creatives,domains\r\n/)
+            .max(2000)
+            .openapi({
+              description:
+                'The rows of the JSON answer\'s list, in its order, as RFC 4180 CSV (see "Exports" above).',
+            }),
+          examples: {
+            csv: { value: 'month,creatives,domains\r\n2026-10,41,3\r\n2026-11,57,4\r\n' },
+          },
+        },
       },
     },
     400: NameParameterErrorResponse,
     401: UnauthorizedResponse,
     402: InsufficientCredits9Response,
+    403: DailyCapReachedResponse,
     404: AdvertiserNotFound9Response,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
@@ -1409,9 +2163,12 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+        'X-Total-Count': XTotalCountHeaderSchema,
+        'X-Truncated': XTruncatedHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1433,13 +2190,31 @@ export const getApiV1AdvertiserDomainsRoute = createRoute({
             },
           },
         },
+        'text/csv': {
+          schema: z
+            .string()
+            .regex(/^domain,creatives,last_seen\r\n/)
+            .max(140000)
+            .openapi({
+              description:
+                'The rows of the JSON answer\'s list, in its order, as RFC 4180 CSV (see "Exports" above).',
+            }),
+          examples: {
+            csv: {
+              value:
+                'domain,creatives,last_seen\r\nacme-outdoor.com,380,2026-11-20\r\nacme-outdoor.de,32,2026-11-18\r\n',
+            },
+          },
+        },
       },
     },
     400: NameParameterErrorResponse,
     401: UnauthorizedResponse,
     402: InsufficientCredits15Response,
+    403: DailyCapReachedResponse,
     404: AdvertiserNotFound15Response,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
@@ -1470,9 +2245,12 @@ export const getApiV1BrandbidRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+        'X-Total-Count': XTotalCountHeaderSchema,
+        'X-Truncated': XTruncatedHeaderSchema,
       }),
       content: {
         'application/json': {
@@ -1509,13 +2287,119 @@ export const getApiV1BrandbidRoute = createRoute({
             },
           },
         },
+        'text/csv': {
+          schema: z
+            .string()
+            .regex(
+              /^advertiser,advertiser_id,creatives,first_seen,last_seen,landing_domain_count,profile\r\n/,
+            )
+            .max(120000)
+            .openapi({
+              description:
+                'The rows of the JSON answer\'s list, in its order, as RFC 4180 CSV (see "Exports" above).',
+            }),
+          examples: {
+            csv: {
+              value:
+                'advertiser,advertiser_id,creatives,first_seen,last_seen,landing_domain_count,profile\r\nAcme Outdoor GmbH,AR01234567890123456789,380,2024-02-11,2026-11-20,2,few_domains\r\n"Clickwave Media, Ltd",AR55500011122233344455,7,2026-06-03,2026-11-19,612,multi_domain_intermediary\r\n',
+            },
+          },
+        },
       },
     },
     400: DomainParameterErrorResponse,
     401: UnauthorizedResponse,
     402: InsufficientCredits60Response,
+    403: DailyCapReachedResponse,
     404: DomainNotFound60Response,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AdvertisersSearchRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/advertisers/search',
+  tags: ['Advertisers'],
+  summary: 'Advertiser search',
+  description:
+    "Finds the advertiser names that match `q`, for when the exact name is not known: up to 20\nnames, best first. A name matches, in this order of rank: exactly (byte for byte), equal\nwhen case and the accents of common Latin letters are ignored (`acme outdoor` for\n`Acme Outdoor`), starting with `q` in that folded form (`acme` for `Acme Outdoor`), or\nsimilar to it by PostgreSQL's trigram similarity (at least 0.3; `acme outdor` for\n`Acme Outdoor`). Within a rank, the folded names in code-point order (similar names: the\nmost similar first), ties by name. Each entry is an advertiser as the other endpoints\nunderstand it (every identifier whose current name it is) with its identifiers,\ncreatives, country and last date seen. `truncated` says that more names matched than\nthe 20 returned. No match answers `200` with an empty list. Costs 1 credit.\n",
+  operationId: 'searchAdvertisers',
+  request: {
+    query: z.object({ q: QParamsSchema }),
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+  },
+  responses: {
+    200: {
+      description: 'The matching advertisers, best first. Charged.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AdvertiserSearchSchema,
+          examples: {
+            typed: {
+              summary: 'A name typed in lower case',
+              value: {
+                q: 'acme outdoor',
+                advertisers: [
+                  {
+                    advertiser: 'Acme Outdoor',
+                    match: 'case_insensitive',
+                    advertiser_ids: ['AR01234567890123456789'],
+                    creatives: 412,
+                    country: 'DE',
+                    last_seen: '2026-11-20',
+                  },
+                  {
+                    advertiser: 'Acme Outdoor GmbH',
+                    match: 'prefix',
+                    advertiser_ids: ['AR09876543210987654321', 'AR11111111111111111111'],
+                    creatives: 57,
+                    country: 'AT',
+                    last_seen: '2026-11-02',
+                  },
+                ],
+                truncated: false,
+                credits_charged: 1,
+                credits_remaining: 196,
+              },
+            },
+            none: {
+              summary: 'Nothing matches',
+              value: {
+                q: 'zzqx',
+                advertisers: [],
+                truncated: false,
+                credits_charged: 1,
+                credits_remaining: 195,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: SearchParameterErrorResponse,
+    401: UnauthorizedResponse,
+    402: InsufficientCredits1Response,
+    403: DailyCapReachedResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     422: IdempotencyKeyReusedResponse,
     429: RateLimitedResponse,
@@ -1542,6 +2426,7 @@ export const getApiV1AccountRoute = createRoute({
         'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
         'X-Credits-Charged': XCreditsChargedHeaderSchema,
         'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
         RateLimit: RateLimitHeaderSchema,
         'RateLimit-Policy': RateLimitPolicyHeaderSchema,
       }),
@@ -1554,6 +2439,155 @@ export const getApiV1AccountRoute = createRoute({
     },
     401: UnauthorizedResponse,
     405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AccountUsageRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/account/usage',
+  tags: ['Account'],
+  summary: 'Your usage per day and operation',
+  description:
+    "The account's billed calls and the credits they cost, per UTC day and per operation, for\nevery day from `from` to `to` (both included; days without calls are listed with zeros, so\na chart can draw them). A call counts on the day it was charged; its refund, if the service\nfailed it, counts on that day too, so `credits` is what the day's calls finally cost. Free\ncalls (this one, the ledger, the balance) are not billed and not counted. The same numbers\nas the account page's chart. `daily_caps` lists the account's active keys that have a daily\ncap, with what each spent today (UTC). Free: costs 0 credits and writes nothing to the\nledger. It counts towards the key's rate limit; an `Idempotency-Key` header is ignored.\n",
+  operationId: 'getAccountUsage',
+  request: { query: z.object({ from: FromParamsSchema, to: ToParamsSchema }) },
+  responses: {
+    200: {
+      description: "The account's usage in the range. Free.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AccountUsageSchema,
+          examples: {
+            twoDays: {
+              value: {
+                from: '2026-11-22',
+                to: '2026-11-23',
+                total: { calls: 3, refunded_calls: 1, credits: 6 },
+                days: [
+                  { day: '2026-11-22', calls: 0, refunded_calls: 0, credits: 0, operations: [] },
+                  {
+                    day: '2026-11-23',
+                    calls: 3,
+                    refunded_calls: 1,
+                    credits: 6,
+                    operations: [
+                      {
+                        operation: 'getAdvertiserSummary',
+                        calls: 2,
+                        refunded_calls: 0,
+                        credits: 6,
+                      },
+                      { operation: 'getDomainSummary', calls: 1, refunded_calls: 1, credits: 0 },
+                    ],
+                  },
+                ],
+                daily_caps: [
+                  {
+                    key_prefix: 'alk_7Hq2Xv0p',
+                    name: 'reporting script',
+                    daily_cap: 300,
+                    spent_today: 6,
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+    400: UsageParameterErrorResponse,
+    401: UnauthorizedResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1AccountLedgerRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/account/ledger',
+  tags: ['Account'],
+  summary: 'Your ledger',
+  description:
+    "Every change of the account's balance, newest first: grants, purchases, charges and\nrefunds, each with the balance after it. Pages hold up to `limit` entries; pass a page's\n`next_cursor` as `cursor` to read the next, older one (`null`: there is none). A page does\nnot shift while new entries arrive. The sum of every `amount` is the balance. Free: costs 0\ncredits and writes nothing to the ledger. It counts towards the key's rate limit; an\n`Idempotency-Key` header is ignored.\n",
+  operationId: 'getAccountLedger',
+  request: { query: z.object({ limit: LimitParamsSchema, cursor: CursorParamsSchema }) },
+  responses: {
+    200: {
+      description: 'A page of the ledger, newest first. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: AccountLedgerSchema,
+          examples: {
+            page: {
+              value: {
+                entries: [
+                  {
+                    id: 1042,
+                    kind: 'refund',
+                    amount: 3,
+                    balance_after: 194,
+                    key_prefix: 'alk_7Hq2Xv0p',
+                    operation: 'getDomainSummary',
+                    request_id: '9f0c1a52-6b1e-4f6e-9d43-0c6f4a1e2b77',
+                    payment_reference: null,
+                    refund_of: 1041,
+                    created_at: '2026-11-23T10:15:02.112Z',
+                  },
+                  {
+                    id: 1041,
+                    kind: 'charge',
+                    amount: -3,
+                    balance_after: 191,
+                    key_prefix: 'alk_7Hq2Xv0p',
+                    operation: 'getDomainSummary',
+                    request_id: '9f0c1a52-6b1e-4f6e-9d43-0c6f4a1e2b77',
+                    payment_reference: null,
+                    refund_of: null,
+                    created_at: '2026-11-23T10:15:01.980Z',
+                  },
+                ],
+                next_cursor: 'bGVkZ2VyOjEwNDE',
+              },
+            },
+          },
+        },
+      },
+    },
+    400: LedgerParameterErrorResponse,
+    401: UnauthorizedResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
     414: UriTooLongResponse,
     429: RateLimitedResponse,
     431: HeadersTooLargeResponse,
@@ -1661,3 +2695,16 @@ export const getMetricsRoute = createRoute({
   },
   security: [],
 })
+
+// Each route under its operationId.
+export const getAdvertiserSummaryRoute = getApiV1AdvertiserRoute
+export const getDomainSummaryRoute = getApiV1DomainRoute
+export const getAdvertiserHistoryRoute = getApiV1AdvertiserHistoryRoute
+export const getAdvertiserLandingDomainsRoute = getApiV1AdvertiserDomainsRoute
+export const getBrandBidReportRoute = getApiV1BrandbidRoute
+export const searchAdvertisersRoute = getApiV1AdvertisersSearchRoute
+export const getAccountRoute = getApiV1AccountRoute
+export const getAccountUsageRoute = getApiV1AccountUsageRoute
+export const getAccountLedgerRoute = getApiV1AccountLedgerRoute
+export const getHealthRoute = getHealthzRoute
+export const getReadinessRoute = getReadyzRoute

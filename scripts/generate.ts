@@ -24,16 +24,38 @@ fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, 'openapi.json'), `${JSON.stringify(spec, null, 2)}\n`);
 
 const routesFile = path.join(outDir, 'routes.ts');
-execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'hono-takibi'), [specPath, '-o', routesFile], { stdio: 'pipe' });
-fs.writeFileSync(routesFile, banner + fs.readFileSync(routesFile, 'utf8'));
+execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'hono-takibi'), [specPath, '-o', routesFile], {
+  stdio: 'pipe',
+});
+fs.writeFileSync(
+  routesFile,
+  banner + fs.readFileSync(routesFile, 'utf8') + routesByOperationId(fs.readFileSync(routesFile, 'utf8')),
+);
 
 const types = astToString(await openapiTS(new URL(`file://${specPath}`), { exportType: true }));
 fs.writeFileSync(path.join(outDir, 'api-types.ts'), banner + types);
 
+/**
+ * hono-takibi names a route after its path (`getApiV1DomainRoute`); the service knows each
+ * operation by its operationId, so every route is exported under that name too
+ * (`getDomainSummaryRoute`): one name per operation, from the file to the handler.
+ */
+function routesByOperationId(routes: string): string {
+  const exports: string[] = [];
+  const route = /^export const (\w+) = createRoute\(\{[\s\S]*?^ {2}operationId: '(\w+)',/gm;
+  for (const [, name, operationId] of routes.matchAll(route)) {
+    if (name !== `${operationId}Route`) exports.push(`export const ${operationId}Route = ${name}`);
+  }
+  if (exports.length === 0) throw new Error('hono-takibi wrote no route with an operationId');
+  return `\n// Each route under its operationId.\n${exports.join('\n')}\n`;
+}
+
 if (check) {
   const stale = ['openapi.json', 'routes.ts', 'api-types.ts'].filter((file) => {
     const current = path.join(generatedDir, file);
-    return !fs.existsSync(current) || fs.readFileSync(current, 'utf8') !== fs.readFileSync(path.join(outDir, file), 'utf8');
+    return (
+      !fs.existsSync(current) || fs.readFileSync(current, 'utf8') !== fs.readFileSync(path.join(outDir, file), 'utf8')
+    );
   });
   fs.rmSync(outDir, { recursive: true, force: true });
   if (stale.length > 0) {

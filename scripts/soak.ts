@@ -19,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { projectRoot } from '../src/config.ts';
-import { addCredits, createAccount, createApiKey } from '../src/db/accounts.ts';
-import { connect } from '../src/db/client.ts';
+import { addCredits, createAccount, createApiKey } from '../src/data/accounts.ts';
+import { connect } from '../src/data/client.ts';
 import { DEMO } from '../src/synthetic/generator.ts';
 import { freePort } from '../test/support/service.ts';
 
@@ -38,7 +38,15 @@ const options = new Command('soak')
   .option('--sample <seconds>', 'memory sampling interval', positive, 5)
   .option('--keep', 'keep the temporary folder (database, service log)')
   .parse()
-  .opts<{ minutes: number; rate: number; keys: number; concurrency: number; warmup: number; sample: number; keep?: boolean }>();
+  .opts<{
+    minutes: number;
+    rate: number;
+    keys: number;
+    concurrency: number;
+    warmup: number;
+    sample: number;
+    keep?: boolean;
+  }>();
 
 const MAX_GROWTH = 0.1;
 const MEMORY_WINDOW_S = 60;
@@ -84,7 +92,14 @@ const serviceLog = path.join(dir, 'service.log');
 log(`Starting the service (embedded PostgreSQL and demo data in ${dir})`);
 const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: projectRoot,
-  env: { ...process.env, DATABASE_URL: '', PORT: '0', EMBEDDED_PG_DIR: path.join(dir, 'pg'), EMBEDDED_PG_PORT: String(pgPort), PENDING_REFUNDS_DIR: path.join(dir, 'refunds') },
+  env: {
+    ...process.env,
+    DATABASE_URL: '',
+    PORT: '0',
+    EMBEDDED_PG_DIR: path.join(dir, 'pg'),
+    EMBEDDED_PG_PORT: String(pgPort),
+    PENDING_REFUNDS_DIR: path.join(dir, 'refunds'),
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -125,8 +140,11 @@ for (let i = 0; i < options.keys; i++) {
   funded.push({ accountId: account.id, key, initial: balance, charged: 0, chargedCalls: 0 });
 }
 const [{ since }] = await sql<{ since: number }[]>`SELECT coalesce(max(id), 0)::bigint AS since FROM ledger`;
-const UNKNOWN_KEY = 'alk_' + 'A'.repeat(38);
-log(`Service at ${baseUrl} (pid ${child.pid}); ${options.keys} keys funded; ${options.rate} req/s for ${options.minutes} min, at most ${options.concurrency} in flight`);
+const UNKNOWN_KEY = `alk_${'A'.repeat(38)}`;
+log(
+  `Service at ${baseUrl} (pid ${child.pid}); ${options.keys} keys funded; ${options.rate} ` +
+    `req/s for ${options.minutes} min, at most ${options.concurrency} in flight`,
+);
 
 const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
 const statuses = new Map<number, number>();
@@ -160,25 +178,32 @@ function call(): Promise<void> {
 }
 
 function send(kind: Kind, keyIndex: number, key: string, started: number, finish: () => void, retries: number): void {
-  const req = request(`${baseUrl}${kind.path}`, { agent, headers: { authorization: `Bearer ${key}` }, timeout: CALL_TIMEOUT_MS }, (res) => {
-    res.resume();
-    res.on('end', () => {
-      const status = res.statusCode!;
-      latencies.push(performance.now() - started);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (status !== kind.status) recordError(`${kind.path} answered ${status}, expected ${kind.status} (request ${res.headers['x-request-id']})`);
-      const charged = Number(res.headers['x-credits-charged'] ?? 0);
-      if (charged > 0 && !kind.unknownKey) {
-        funded[keyIndex].charged += charged;
-        funded[keyIndex].chargedCalls++;
-      }
-      finish();
-    });
-    res.on('error', (error) => {
-      recordError(`${kind.path}: ${error.message}`);
-      finish();
-    });
-  });
+  const req = request(
+    `${baseUrl}${kind.path}`,
+    { agent, headers: { authorization: `Bearer ${key}` }, timeout: CALL_TIMEOUT_MS },
+    (res) => {
+      res.resume();
+      res.on('end', () => {
+        const status = res.statusCode!;
+        latencies.push(performance.now() - started);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status !== kind.status)
+          recordError(
+            `${kind.path} answered ${status}, expected ${kind.status} (request ${res.headers['x-request-id']})`,
+          );
+        const charged = Number(res.headers['x-credits-charged'] ?? 0);
+        if (charged > 0 && !kind.unknownKey) {
+          funded[keyIndex].charged += charged;
+          funded[keyIndex].chargedCalls++;
+        }
+        finish();
+      });
+      res.on('error', (error) => {
+        recordError(`${kind.path}: ${error.message}`);
+        finish();
+      });
+    },
+  );
   req.on('timeout', () => req.destroy(new Error(`no answer within ${CALL_TIMEOUT_MS} ms`)));
   req.on('error', (error: NodeJS.ErrnoException) => {
     // The server closed an idle keep-alive connection just as this call reused it (the client
@@ -207,7 +232,10 @@ const durationMs = options.minutes * 60_000;
 const pending = new Set<Promise<void>>();
 let lastProgress = startedAt;
 let skipped = 0;
-const sampler = setInterval(() => samples.push({ at: (performance.now() - startedAt) / 1000, rssKb: rssKb() }), options.sample * 1000);
+const sampler = setInterval(
+  () => samples.push({ at: (performance.now() - startedAt) / 1000, rssKb: rssKb() }),
+  options.sample * 1000,
+);
 samples.push({ at: 0, rssKb: rssKb() });
 
 await new Promise<void>((resolve) => {
@@ -233,7 +261,12 @@ await new Promise<void>((resolve) => {
     if (now - lastProgress >= 30_000) {
       lastProgress = now;
       const seconds = (now - startedAt) / 1000;
-      log(`${seconds.toFixed(0)} s: ${issued} calls (${(issued / seconds).toFixed(1)}/s), ${errorCount} errors, ${skipped} not sent (saturated), RSS ${(samples.at(-1)!.rssKb / 1024).toFixed(1)} MB, p99 ${percentile(latencies, 0.99).toFixed(1)} ms${errors.length > 0 ? `; last error: ${errors.at(-1)}` : ''}`);
+      log(
+        `${seconds.toFixed(0)} s: ${issued} calls (${(issued / seconds).toFixed(1)}/s), ${errorCount} ` +
+          `errors, ${skipped} not sent (saturated), RSS ${(samples.at(-1)!.rssKb / 1024).toFixed(1)} ` +
+          `MB, p99 ${percentile(latencies, 0.99).toFixed(1)} ` +
+          `ms${errors.length > 0 ? `; last error: ${errors.at(-1)}` : ''}`,
+      );
     }
   }, 10);
 });
@@ -255,12 +288,21 @@ for (const key of funded) {
            count(*) FILTER (WHERE kind = 'refund' AND id > ${since})::int AS refunds,
            coalesce(-sum(amount) FILTER (WHERE kind = 'charge' AND id > ${since}), 0)::bigint AS charged
     FROM ledger WHERE account_id = ${key.accountId}`;
-  if (balance !== key.initial - key.charged) moneyProblems.push(`account ${key.accountId}: balance ${balance}, expected ${key.initial} - ${key.charged} = ${key.initial - key.charged}`);
-  if (ledger.sum !== balance) moneyProblems.push(`account ${key.accountId}: balance ${balance} but the ledger sums to ${ledger.sum}`);
+  if (balance !== key.initial - key.charged)
+    moneyProblems.push(
+      `account ${key.accountId}: balance ${balance}, expected ` +
+        `${key.initial} - ${key.charged} = ${key.initial - key.charged}`,
+    );
+  if (ledger.sum !== balance)
+    moneyProblems.push(`account ${key.accountId}: balance ${balance} but the ledger sums to ${ledger.sum}`);
   if (ledger.charges !== key.chargedCalls || ledger.charged !== key.charged) {
-    moneyProblems.push(`account ${key.accountId}: ${ledger.charges} charges of ${ledger.charged} credits in the ledger, callers saw ${key.chargedCalls} of ${key.charged}`);
+    moneyProblems.push(
+      `account ${key.accountId}: ${ledger.charges} charges of ${ledger.charged} ` +
+        `credits in the ledger, callers saw ${key.chargedCalls} of ${key.charged}`,
+    );
   }
-  if (ledger.refunds !== 0) moneyProblems.push(`account ${key.accountId}: ${ledger.refunds} refunds (a call failed on the server's side)`);
+  if (ledger.refunds !== 0)
+    moneyProblems.push(`account ${key.accountId}: ${ledger.refunds} refunds (a call failed on the server's side)`);
 }
 await sql.end({ timeout: 5 });
 
@@ -271,27 +313,59 @@ const exitCode = await exited;
 // A median over a minute, not one sample: resident memory rises and falls with each major garbage
 // collection (a saw-tooth of tens of MB), and a single sample lands anywhere on it; a leak lifts
 // the whole saw-tooth, and with it the median.
-const median = (list: { rssKb: number }[]) => list.map((s) => s.rssKb).sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? NaN;
+const median = (list: { rssKb: number }[]) =>
+  list.map((s) => s.rssKb).sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? NaN;
 const elapsedAt = samples.at(-1)!.at;
-const warm = median(samples.filter((sample) => sample.at >= options.warmup && sample.at < options.warmup + MEMORY_WINDOW_S));
+const warm = median(
+  samples.filter((sample) => sample.at >= options.warmup && sample.at < options.warmup + MEMORY_WINDOW_S),
+);
 const end = median(samples.filter((sample) => sample.at > elapsedAt - MEMORY_WINDOW_S));
 const growth = (end - warm) / warm;
 const peak = Math.max(...samples.map((sample) => sample.rssKb));
 
 const checks = [
   { name: 'errors', ok: errorCount === 0, detail: `${errorCount}` },
-  { name: 'memory growth', ok: Number.isFinite(growth) && growth <= MAX_GROWTH, detail: `${(growth * 100).toFixed(1)} % (median RSS in the minute after warm-up ${(warm / 1024).toFixed(1)} MB, in the last minute ${(end / 1024).toFixed(1)} MB, peak ${(peak / 1024).toFixed(1)} MB; limit +${MAX_GROWTH * 100} %)` },
-  { name: 'exact balances', ok: moneyProblems.length === 0, detail: moneyProblems.length === 0 ? `${funded.length} keys, ${chargedCalls} charged calls, every balance = start - observed charges = ledger sum` : moneyProblems.slice(0, 5).join('; ') },
+  {
+    name: 'memory growth',
+    ok: Number.isFinite(growth) && growth <= MAX_GROWTH,
+    detail:
+      `${(growth * 100).toFixed(1)} % (median RSS in the minute after warm-up ` +
+      `${(warm / 1024).toFixed(1)} MB, in the last minute ${(end / 1024).toFixed(1)} ` +
+      `MB, peak ${(peak / 1024).toFixed(1)} MB; limit +${MAX_GROWTH * 100} %)`,
+  },
+  {
+    name: 'exact balances',
+    ok: moneyProblems.length === 0,
+    detail:
+      moneyProblems.length === 0
+        ? `${funded.length} keys, ${chargedCalls} charged calls, every balance = start - observed charges = ledger sum`
+        : moneyProblems.slice(0, 5).join('; '),
+  },
   { name: 'clean shutdown', ok: exitCode === 0, detail: `exit code ${exitCode}` },
   { name: 'duration', ok: !stopping, detail: `${(elapsedS / 60).toFixed(2)} min${stopping ? ' (interrupted)' : ''}` },
 ];
 
 console.log('\n=== Soak summary ===');
-console.log(`Calls: ${issued} in ${elapsedS.toFixed(0)} s = ${(issued / elapsedS).toFixed(1)}/s (target ${options.rate}/s; ${skipped} not sent because ${options.concurrency} were in flight)`);
-console.log(`Keep-alive races (the server closed an idle connection as a call reused it; sent again): ${keepAliveRaces}`);
-console.log(`Statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(', ')}`);
-console.log(`Latency: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
-console.log(`RSS samples (MB, every ${options.sample} s): ${samples.map((sample) => (sample.rssKb / 1024).toFixed(0)).join(' ')}`);
+console.log(
+  `Calls: ${issued} in ${elapsedS.toFixed(0)} s = ${(issued / elapsedS).toFixed(1)}/s (target ` +
+    `${options.rate}/s; ${skipped} not sent because ${options.concurrency} were in flight)`,
+);
+console.log(
+  `Keep-alive races (the server closed an idle connection as a call reused it; sent again): ${keepAliveRaces}`,
+);
+console.log(
+  `Statuses: ${[...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(', ')}`,
+);
+console.log(
+  `Latency: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ` +
+    `ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+);
+console.log(
+  `RSS samples (MB, every ${options.sample} s): ${samples.map((sample) => (sample.rssKb / 1024).toFixed(0)).join(' ')}`,
+);
 for (const check of checks) console.log(`${check.ok ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`);
 if (errors.length > 0) console.log(`First errors:\n  ${errors.join('\n  ')}`);
 console.log(`Service log: ${options.keep ? serviceLog : '(removed; --keep keeps it)'}`);

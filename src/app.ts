@@ -1,34 +1,53 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Handler } from 'hono';
-import type { AppEnv } from './app-env.ts';
-import { DEFAULT_HTTP_LIMITS, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_UNAUTHORIZED_FLOOR_MS, type HttpLimits } from './config.ts';
-import type { Sql } from './db/client.ts';
-import { poolUse } from './db/pool-use.ts';
-import { silentLogger, type Logger } from './logger.ts';
-import { Metrics } from './metrics.ts';
-import { authentication, securityRequirement, securitySchemes } from './middleware/authentication.ts';
-import { billing } from './middleware/billing.ts';
-import { contractRouting, routeOperations } from './middleware/contract-routing.ts';
-import { onError, onNotFound } from './middleware/errors.ts';
-import { KeyRateLimit, type RateLimitPolicy } from './middleware/rate-limit.ts';
-import { observeRequests } from './middleware/observability.ts';
-import { requestId } from './middleware/request-id.ts';
-import { securityHeaders } from './middleware/security-headers.ts';
-import { steadyRefusals } from './middleware/refusal-timing.ts';
-import { requestLimits } from './middleware/request-limits.ts';
-import { parameterError } from './params.ts';
-import { PendingRefunds } from './pending-refunds.ts';
-import { registerAccount } from './routes/account.ts';
-import { registerAdvertiserHistory } from './routes/advertiser-history.ts';
-import { registerAdvertiserLandingDomains } from './routes/advertiser-landing-domains.ts';
-import { registerAdvertiserSummary } from './routes/advertiser-summary.ts';
-import { registerBrandBidReport } from './routes/brand-bid-report.ts';
-import { registerContractDocuments } from './routes/contract-documents.ts';
-import { registerDomainSummary } from './routes/domain-summary.ts';
-import { registerHealthz } from './routes/healthz.ts';
-import { registerMetrics } from './routes/metrics.ts';
-import { registerReadyz } from './routes/readyz.ts';
-import { allowedMethods, contractOperations, type ContractOperation } from './spec.ts';
+import { Billing } from './billing/billing.ts';
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from './billing/idempotency.ts';
+import { billing } from './billing/middleware.ts';
+import {
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_UNAUTHORIZED_FLOOR_MS,
+  type HttpLimits,
+} from './config.ts';
+import { type ContractOperation, contractOperations } from './contract/operations.ts';
+import type { Sql } from './data/client.ts';
+import { poolUse } from './data/pool-use.ts';
+import type { App, AppEnv } from './http/app-env.ts';
+import { authentication } from './http/authentication.ts';
+import { negotiatedMediaType } from './http/content-negotiation.ts';
+import { routeOperations } from './http/contract-routing.ts';
+import { creditHeaders } from './http/credit-headers.ts';
+import { onError, onNotFound } from './http/error-response.ts';
+import { headAnswersLikeGet } from './http/head-requests.ts';
+import { keyBeforeParameters } from './http/key-before-parameters.ts';
+import { observeRequests } from './http/observability.ts';
+import { validParameters } from './http/parameters.ts';
+import { KeyRateLimit, type RateLimitPolicy } from './http/rate-limit.ts';
+import { steadyRefusals } from './http/refusal-timing.ts';
+import { requestId } from './http/request-id.ts';
+import { requestLimits } from './http/request-limits.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { logMailer } from './mail/mailer.ts';
+import { type Logger, silentLogger } from './observability/logger.ts';
+import { Metrics } from './observability/metrics.ts';
+import { registerContractDocuments } from './operations/contract-documents.ts';
+import { registerGetAccount } from './operations/getAccount.ts';
+import { registerGetAccountLedger } from './operations/getAccountLedger.ts';
+import { registerGetAccountUsage } from './operations/getAccountUsage.ts';
+import { registerGetAdvertiserHistory } from './operations/getAdvertiserHistory.ts';
+import { registerGetAdvertiserLandingDomains } from './operations/getAdvertiserLandingDomains.ts';
+import { registerGetAdvertiserSummary } from './operations/getAdvertiserSummary.ts';
+import { registerGetBrandBidReport } from './operations/getBrandBidReport.ts';
+import { registerGetDomainSummary } from './operations/getDomainSummary.ts';
+import { registerGetHealth } from './operations/getHealth.ts';
+import { registerGetMetrics } from './operations/getMetrics.ts';
+import { registerGetReadiness } from './operations/getReadiness.ts';
+import { registerSearchAdvertisers } from './operations/searchAdvertisers.ts';
+import type { StripePayments } from './payments/stripe-payments.ts';
+import { createStripeWebhooks } from './payments/stripe-webhook.ts';
+import { createAccountPages } from './web/account-pages.ts';
+import type { WebDependencies } from './web/web-env.ts';
+
+export type { App } from './http/app-env.ts';
 
 export interface AppDependencies {
   sql: Sql;
@@ -44,27 +63,34 @@ export interface AppDependencies {
   readinessTimeoutMs?: number;
   /** The URL length limit (the server applies the others before the app sees a request). */
   limits?: Pick<HttpLimits, 'maxUrlBytes'>;
-  /** Every 401 is answered no sooner than this after the request arrived (middleware/refusal-timing.ts). */
+  /** Every 401 is answered no sooner than this after the request arrived (http/refusal-timing.ts). */
   unauthorizedFloorMs?: number;
+  /** The money of every call; the service starts it (its run, recovery) before it takes calls. */
+  billing?: Billing;
   /**
-   * Operations served beside the contract's, behind the same middleware. Only the benchmark sets
-   * this (its framework floor, scripts/bench/server.ts); the service serves the contract alone.
+   * The operations the app routes (404, 405, then key, billing and parameters), the contract's by
+   * default. Whoever adds one registers its handler on the app this returns.
    */
-  extraOperations?: readonly ExtraOperation[];
-  /** Refunds owed while the database was away; in memory only unless the service gives it a folder. */
-  refunds?: PendingRefunds;
+  operations?: readonly ContractOperation[];
+  /** The account page's own needs (web/); by default it links to http://localhost, mails nowhere, sells nothing. */
+  web?: Omit<WebDependencies, 'sql' | 'now' | 'payments'>;
+  /** Credit purchases through Stripe: the account page's packs and `POST /webhooks/stripe`; none by default. */
+  payments?: StripePayments | null;
 }
 
-/** An operation outside the contract, with its handler. */
-export interface ExtraOperation {
-  operation: ContractOperation;
-  handler: Handler<AppEnv>;
-}
-
-export type App = OpenAPIHono<AppEnv>;
+const NO_WEB: Omit<WebDependencies, 'sql' | 'now' | 'payments'> = {
+  publicUrl: () => new URL('http://localhost'),
+  secureCookies: false,
+  log: () => {},
+  mailer: logMailer(() => {}),
+};
 
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { requests: DEFAULT_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
 
+/**
+ * The service's application: the HTTP edge (http/) in front of billing (billing/) in front of one
+ * handler per contract operation (operations/). docs/architecture.md draws the path of a request.
+ */
 export function createApp({
   sql,
   now = () => new Date(),
@@ -74,52 +100,50 @@ export function createApp({
   rateLimit = DEFAULT_RATE_LIMIT,
   limits = DEFAULT_HTTP_LIMITS,
   unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
-  extraOperations = [],
-  refunds = new PendingRefunds(sql),
+  billing: service = new Billing(sql, { now, metrics, keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS }),
+  operations = contractOperations,
+  web = NO_WEB,
+  payments = null,
 }: AppDependencies): App {
-  const app = new OpenAPIHono<AppEnv>({
-    // A request the generated validators reject is answered with the code our parameter rules give.
-    defaultHook: (result, c) => {
-      if (!result.success) throw parameterError(c, result.error.issues.map((issue) => String(issue.path[0])));
-    },
-  });
+  const app = new OpenAPIHono<AppEnv>();
+  const routing = routeOperations(operations);
 
+  app.use('*', headAnswersLikeGet);
   app.use('*', requestId);
   app.use('*', observeRequests({ logger, metrics }));
   app.use('*', securityHeaders);
   app.use('*', requestLimits(limits));
-  const routing = extraOperations.length === 0 ? contractRouting : routeOperations([...contractOperations, ...extraOperations.map((extra) => extra.operation)]);
-  app.use('/api/*', steadyRefusals(unauthorizedFloorMs), routing, authentication, billing(sql, { now, metrics, refunds, rateLimit: rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null }));
+  const keyRateLimit = rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null;
+  app.use(
+    '/api/*',
+    steadyRefusals(unauthorizedFloorMs),
+    routing,
+    authentication,
+    creditHeaders(keyRateLimit),
+    keyBeforeParameters(service),
+    billing(sql, service, { now, rateLimit: keyRateLimit }),
+    negotiatedMediaType,
+    validParameters,
+  );
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
-  for (const path of allowedMethods.keys()) if (!path.startsWith('/api/')) app.use(path, contractRouting);
+  for (const { path } of operations) if (!path.startsWith('/api/')) app.use(path, routing);
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const deps = { sql, now, logger, metrics, readinessTimeoutMs, refunds };
-  registerAdvertiserSummary(app, deps);
-  registerDomainSummary(app, deps);
-  registerAdvertiserHistory(app, deps);
-  registerAdvertiserLandingDomains(app, deps);
-  registerBrandBidReport(app, deps);
-  registerAccount(app, deps);
-  registerHealthz(app);
-  registerReadyz(app, deps);
-  registerMetrics(app, deps);
+  registerGetAdvertiserSummary(app, { sql });
+  registerGetDomainSummary(app, { sql });
+  registerGetAdvertiserHistory(app, { sql, now });
+  registerGetAdvertiserLandingDomains(app, { sql });
+  registerGetBrandBidReport(app, { sql });
+  registerSearchAdvertisers(app, { sql });
+  registerGetAccount(app);
+  registerGetAccountUsage(app, { sql, now });
+  registerGetAccountLedger(app, { sql });
+  registerGetHealth(app);
+  registerGetReadiness(app, { sql, readinessTimeoutMs });
+  registerGetMetrics(app, { metrics });
   registerContractDocuments(app);
-  for (const { operation, handler } of extraOperations) app.on(operation.method, operation.path, handler);
-  for (const [name, scheme] of Object.entries(securitySchemes)) {
-    app.openAPIRegistry.registerComponent('securitySchemes', name, { ...scheme });
-  }
+  app.route('/account', createAccountPages({ sql, now, payments, ...web }));
+  if (payments) app.route('/webhooks', createStripeWebhooks(payments));
   return app;
 }
-
-/** The OpenAPI document of what the app actually registered, for comparison with openapi.yaml. */
-export function servedContract(app: App) {
-  return app.getOpenAPI31Document({
-    openapi: '3.1.0',
-    info: { title: 'Served routes', version: '0' },
-    security: securityRequirement,
-  });
-}
-
-export type RouteDependencies = Required<Pick<AppDependencies, 'sql' | 'now' | 'logger' | 'metrics' | 'readinessTimeoutMs' | 'refunds'>>;

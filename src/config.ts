@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { type CreditPack, creditPacksSchema, DEFAULT_CREDIT_PACKS } from './payments/credit-packs.ts';
 
 /** The project root, so the service finds its files whatever the working directory. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +33,23 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Where refunds that could not reach the database wait, so they survive a restart (git-ignored). */
   pendingRefundsDir: string;
+  /** Where customers reach the service (links in emails, `Secure` cookies); absent: where it listens. */
+  publicUrl: string | undefined;
+  /** The SMTP server of the account page's emails; absent: they are written to the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Low-balance alert webhooks may reach loopback and private addresses (receivers on the operator's network). */
+  alertWebhookPrivateAddresses: boolean;
+  /** Credit purchases through Stripe Checkout; null when STRIPE_SECRET_KEY is not set. */
+  stripe: StripeConfig | null;
+  creditPacks: CreditPack[];
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** A stand-in for Stripe's API (tests); absent: Stripe itself. */
+  apiUrl: string | undefined;
 }
 
 /** Generous: ten calls a second, sustained, for every key; a client within it never sees 429. */
@@ -66,49 +85,244 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
 };
 
-function intFromEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
-  return value;
+// The kinds of variable. Each message completes "NAME …, got "value"" (see `loadConfig`).
+
+/** A whole number of at least `min`; `fallback` when unset. */
+function integer(min: number, fallback: number, alsoAccepted = '') {
+  const error = `must be an integer of at least ${min}${alsoAccepted}`;
+  return z.coerce.number<string>({ error }).int({ error }).min(min, { error }).default(fallback);
 }
 
-export function loadConfig(): Config {
-  return {
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    embeddedDataDir: process.env.EMBEDDED_PG_DIR || path.join(projectRoot, '.data', 'postgres'),
-    embeddedPort: intFromEnv('EMBEDDED_PG_PORT', 54329),
-    port: intFromEnv('PORT', 3000, 0), // 0: any free port
-    host: process.env.HOST || '127.0.0.1',
-    poolSize: intFromEnv('DB_POOL_SIZE', 10),
-    loadDemoData: process.env.DEMO_DATA !== 'off',
-    rateLimitPerMinute: process.env.RATE_LIMIT_PER_MINUTE === 'off' ? 0 : intFromEnv('RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0),
-    readinessTimeoutMs: intFromEnv('READYZ_TIMEOUT_MS', 2_000),
-    http: httpLimitsFromEnv(),
-    unauthorizedFloorMs: intFromEnv('UNAUTHORIZED_MIN_RESPONSE_MS', DEFAULT_UNAUTHORIZED_FLOOR_MS, 0),
-    connectTimeoutMs: intFromEnv('DB_CONNECT_TIMEOUT_MS', 2_000),
-    statementTimeoutMs: intFromEnv('STATEMENT_TIMEOUT_MS', 5_000, 0),
-    shutdownTimeoutMs: intFromEnv('SHUTDOWN_TIMEOUT_MS', 10_000, 0),
-    pendingRefundsDir: process.env.PENDING_REFUNDS_DIR || path.join(projectRoot, '.data', 'pending-refunds'),
-  };
+/** `on` or `off` (also true/false, yes/no, 1/0). */
+const onOff = (fallback: boolean) => z.stringbool({ error: 'must be on or off' }).default(fallback);
+
+/** A folder; by default one inside the project, whatever the working directory. */
+const folder = (...inProject: string[]) => z.string().default(path.join(projectRoot, ...inProject));
+
+/**
+ * Every environment variable the service reads: its name, type, default, minimum and meaning.
+ * README.md's "Configuration" table is rendered from this (`npx tsx scripts/config-table.ts
+ * --write`; test/config.test.ts fails when they differ), so a new variable is one entry here, its
+ * field in `Config` and the line below that fills it. An empty variable counts as unset.
+ */
+export const envSchema = z.object({
+  DATABASE_URL: z.string().optional().describe('Use this PostgreSQL server; nothing embedded is started.'),
+  EMBEDDED_PG_DIR: folder('.data', 'postgres').describe(
+    'Data folder of the embedded PostgreSQL. Started as root, the server runs as the user ' +
+      '`postgres`; when that user cannot enter the folder holding it (a clone in `/root`), the ' +
+      'cluster goes under `/var/lib/advertiser-lookup-api/` instead, and the start says so.',
+  ),
+  EMBEDDED_PG_PORT: integer(1, 54329).describe('Port of the embedded PostgreSQL (127.0.0.1 only).'),
+  PORT: integer(0, 3000).describe('HTTP port of the service (`0`: any free port).'),
+  HOST: z.string().default('127.0.0.1').describe('Address to listen on (`0.0.0.0` to expose it).'),
+  DB_POOL_SIZE: integer(1, 10).describe('Connections the service keeps to PostgreSQL.'),
+  DEMO_DATA: onOff(true).describe('`off`: do not load the synthetic demo dataset into an empty database.'),
+  RATE_LIMIT_PER_MINUTE: z
+    .preprocess((value) => (value === 'off' ? '0' : value), integer(0, DEFAULT_RATE_LIMIT_PER_MINUTE, ' or off'))
+    .describe(
+      'Requests one API key may make per minute (429 `rate_limited` ' +
+        'beyond); `0` or `off` turns the limit off (benchmarks).',
+    ),
+  LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+      error: 'must be one of trace, debug, info, warn, error, fatal, silent',
+    })
+    .default('info')
+    .describe('Level of the JSON log on standard output (`info`: a line per request; `warn`: failures only).'),
+  READYZ_TIMEOUT_MS: integer(1, 2_000).describe('How long `/readyz` waits for the database before it answers `503`.'),
+  HTTP_MAX_HEADER_BYTES: integer(1024, DEFAULT_HTTP_LIMITS.maxHeaderBytes).describe(
+    'Request line and headers together; over it: `431 headers_too_large`.',
+  ),
+  HTTP_MAX_URL_BYTES: integer(256, DEFAULT_HTTP_LIMITS.maxUrlBytes).describe(
+    'Path and query; over it: `414 uri_too_long`. Must be below `HTTP_MAX_HEADER_BYTES`.',
+  ),
+  HTTP_HEADERS_TIMEOUT_MS: integer(100, DEFAULT_HTTP_LIMITS.headersTimeoutMs).describe(
+    'Time to send the request line and headers; then `408 ' +
+      'request_timeout` and the connection is closed (slow clients).',
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: integer(100, DEFAULT_HTTP_LIMITS.requestTimeoutMs).describe(
+    'Time to send the whole request; then `408`. At least `HTTP_HEADERS_TIMEOUT_MS`.',
+  ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(100, DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs).describe(
+    'An idle keep-alive connection is closed after this.',
+  ),
+  UNAUTHORIZED_MIN_RESPONSE_MS: integer(0, DEFAULT_UNAUTHORIZED_FLOOR_MS).describe(
+    'No `401` is answered sooner, so its timing does not tell why the key was refused.',
+  ),
+  DB_CONNECT_TIMEOUT_MS: integer(1, 2_000).describe(
+    'Opening a database connection fails after this long; the call answers `503`.',
+  ),
+  STATEMENT_TIMEOUT_MS: integer(0, 5_000).describe(
+    "PostgreSQL cancels a request's statement after this long; the call answers `503`, refunded (`0`: no limit).",
+  ),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 10_000).describe('On SIGTERM/SIGINT, how long requests in flight get to finish.'),
+  PENDING_REFUNDS_DIR: folder('.data', 'pending-refunds').describe(
+    'Where refunds that could not reach the database wait until they are made.',
+  ),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://api.example.com' })
+    .optional()
+    .describe(
+      'Where customers reach the service: the base of the links in emails; `https://` also makes ' +
+        "the account page's cookies `Secure`. Default: the address the service listens on.",
+    ),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, such as smtp://user:password@host:587' })
+    .optional()
+    .describe("The SMTP server for the account page's emails. Unset: each email is written to the log instead."),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .default('Advertiser Lookup API <no-reply@localhost>')
+    .describe("The sender of the account page's emails."),
+  ALERT_WEBHOOK_PRIVATE_ADDRESSES: onOff(false).describe(
+    '`on`: low-balance alert webhooks may post to loopback and private addresses (a receiver on your ' +
+      "own network). Off, a customer's URL cannot reach the service's host or network.",
+  ),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_[A-Za-z0-9_]+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+    .optional()
+    .describe(
+      'Sells credit packs on the account page through Stripe Checkout. Unset: the page says ' +
+        'purchases go through the operator (`admin credits add`).',
+    ),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional()
+    .describe('Verifies the events Stripe posts to `/webhooks/stripe`; required with `STRIPE_SECRET_KEY`.'),
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional()
+    .describe("Where the Stripe SDK sends its calls instead of Stripe's API: a stand-in (tests)."),
+  CREDIT_PACKS: creditPacksSchema
+    .default(DEFAULT_CREDIT_PACKS)
+    .describe(
+      'The packs the account page sells: a JSON array of `{"id", "name", "credits", "price", "currency"}`, ' +
+        'the price in minor units (cents). Default: 1,000, 5,000 and 25,000 credits for $10, $45 and $200.',
+    ),
+});
+
+const configSchema = envSchema
+  .superRefine((env, ctx) => {
+    if ((env.STRIPE_SECRET_KEY === undefined) !== (env.STRIPE_WEBHOOK_SECRET === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.STRIPE_SECRET_KEY === undefined ? 'STRIPE_SECRET_KEY' : 'STRIPE_WEBHOOK_SECRET'],
+        message: 'must be set together with the other (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)',
+      });
+    }
+    // Node refuses a headers timeout longer than the request timeout; say which variables to fix.
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: `must not be larger than HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
+      });
+    }
+    // A URL is part of the request line, so a URL limit at or over the header limit could never answer 414.
+    if (env.HTTP_MAX_URL_BYTES >= env.HTTP_MAX_HEADER_BYTES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_MAX_URL_BYTES'],
+        message: `must be smaller than HTTP_MAX_HEADER_BYTES (${env.HTTP_MAX_HEADER_BYTES})`,
+      });
+    }
+  })
+  .transform(
+    (env): Config => ({
+      databaseUrl: env.DATABASE_URL,
+      embeddedDataDir: env.EMBEDDED_PG_DIR,
+      embeddedPort: env.EMBEDDED_PG_PORT,
+      port: env.PORT,
+      host: env.HOST,
+      poolSize: env.DB_POOL_SIZE,
+      loadDemoData: env.DEMO_DATA,
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      readinessTimeoutMs: env.READYZ_TIMEOUT_MS,
+      http: {
+        maxHeaderBytes: env.HTTP_MAX_HEADER_BYTES,
+        maxUrlBytes: env.HTTP_MAX_URL_BYTES,
+        headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      },
+      unauthorizedFloorMs: env.UNAUTHORIZED_MIN_RESPONSE_MS,
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      pendingRefundsDir: env.PENDING_REFUNDS_DIR,
+      publicUrl: env.PUBLIC_URL,
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM,
+      alertWebhookPrivateAddresses: env.ALERT_WEBHOOK_PRIVATE_ADDRESSES,
+      stripe:
+        env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+          ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL }
+          : null,
+      creditPacks: env.CREDIT_PACKS,
+    }),
+  );
+
+/** A configuration the service cannot start with; its message names the variable and says what it must be. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
-function httpLimitsFromEnv(): HttpLimits {
-  const limits: HttpLimits = {
-    maxHeaderBytes: intFromEnv('HTTP_MAX_HEADER_BYTES', DEFAULT_HTTP_LIMITS.maxHeaderBytes, 1024),
-    maxUrlBytes: intFromEnv('HTTP_MAX_URL_BYTES', DEFAULT_HTTP_LIMITS.maxUrlBytes, 256),
-    headersTimeoutMs: intFromEnv('HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs, 100),
-    requestTimeoutMs: intFromEnv('HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs, 100),
-    keepAliveTimeoutMs: intFromEnv('HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, 100),
-  };
-  // Node refuses a headers timeout longer than the request timeout; say which variables to fix.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error('HTTP_HEADERS_TIMEOUT_MS must not be larger than HTTP_REQUEST_TIMEOUT_MS');
+/**
+ * The configuration from the environment (`process.env` by default); throws a `ConfigError` naming every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const set: Record<string, string> = {};
+  for (const name of Object.keys(envSchema.shape)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') set[name] = value;
   }
-  // A URL is part of the request line, so a URL limit at or over the header limit could never answer 414.
-  if (limits.maxUrlBytes >= limits.maxHeaderBytes) {
-    throw new Error('HTTP_MAX_URL_BYTES must be smaller than HTTP_MAX_HEADER_BYTES');
+  const result = configSchema.safeParse(set);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'configuration');
+    const shape = envSchema.shape as Record<string, z.ZodType>;
+    const got =
+      name in set
+        ? `got ${JSON.stringify(withoutPassword(set[name]))}`
+        : name in shape
+          ? `its default is ${String(shape[name].parse(undefined))}`
+          : '';
+    return got ? `${name} ${issue.message}, ${got}` : `${name} ${issue.message}`;
+  });
+  throw new ConfigError(problems.join('; '));
+}
+
+/** A URL's password never goes into a message (SMTP_URL, DATABASE_URL may carry one). */
+function withoutPassword(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password === '') return value;
+    url.password = '***';
+    return url.toString();
+  } catch {
+    return value;
   }
-  return limits;
+}
+
+/** README.md's "Configuration" table, rendered from `envSchema`. */
+export function renderConfigTable(): string {
+  const rows = Object.entries(envSchema.shape).map(([name, schema]) => {
+    if (!schema.description) throw new Error(`${name} has no description in envSchema`);
+    return `| \`${name}\` | ${renderDefault(schema.parse(undefined))} | ${schema.description.replaceAll('|', '\\|')} |`;
+  });
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+function renderDefault(value: unknown): string {
+  if (value === undefined) return 'unset';
+  if (typeof value === 'boolean') return value ? '`on`' : '`off`';
+  // A list (the credit packs) is described in its text; its default is too long for the column.
+  if (Array.isArray(value)) return 'see meaning';
+  if (typeof value === 'string' && path.isAbsolute(value) && value.startsWith(projectRoot + path.sep)) {
+    return `\`${path.relative(projectRoot, value).split(path.sep).join('/')}\``;
+  }
+  return `\`${String(value)}\``;
 }

@@ -1,12 +1,13 @@
-import { addCredits, createAccount, createApiKey } from '../../src/db/accounts.ts';
-import type { Sql } from '../../src/db/client.ts';
-import { hashApiKey } from '../../src/keys/api-key.ts';
+import { hashApiKey } from '../../src/contract/api-key.ts';
+import { addCredits, createAccount, createApiKey } from '../../src/data/accounts.ts';
+import type { Sql } from '../../src/data/client.ts';
 
 /** An account the benchmark created for this run, with its one key. */
 export interface BenchAccount {
   /** Position in the run's list; the charge book counts by it. */
   index: number;
   accountId: number;
+  keyId: number;
   key: string;
   keyHash: Buffer;
   /** Balance right after funding: the first-key grant plus the purchase. */
@@ -14,11 +15,14 @@ export interface BenchAccount {
 }
 
 /**
- * Creates `count` accounts through src/db/accounts.ts, each with one key (which brings the
+ * Creates `count` accounts through src/data/accounts.ts, each with one key (which brings the
  * first-key grant) and `credits` purchased on top, so that no request of the run meets a 402.
  * Fresh accounts every run: each one's whole ledger then belongs to this run.
  */
-export async function createBenchAccounts(sql: Sql, { count, credits, tag, parallel = 8 }: { count: number; credits: number; tag: string; parallel?: number }): Promise<BenchAccount[]> {
+export async function createBenchAccounts(
+  sql: Sql,
+  { count, credits, tag, parallel = 8 }: { count: number; credits: number; tag: string; parallel?: number },
+): Promise<BenchAccount[]> {
   const accounts = new Array<BenchAccount>(count);
   let next = 0;
   const worker = async () => {
@@ -26,7 +30,14 @@ export async function createBenchAccounts(sql: Sql, { count, credits, tag, paral
       const account = await createAccount(sql, { email: `bench-${tag}-${index}@bench.invalid` });
       const created = await createApiKey(sql, account.id);
       const { balance } = await addCredits(sql, account.id, credits, `bench-${tag}-${index}`);
-      accounts[index] = { index, accountId: account.id, key: created.key, keyHash: hashApiKey(created.key), funded: balance };
+      accounts[index] = {
+        index,
+        accountId: account.id,
+        keyId: created.id,
+        key: created.key,
+        keyHash: hashApiKey(created.key),
+        funded: balance,
+      };
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import { projectRoot } from '../../src/config.ts';
-import { connect, type Sql } from '../../src/db/client.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { connect, type Sql } from '../../src/data/client.ts';
+import { startEmbeddedPostgres } from '../../src/data/embedded.ts';
+import { migrate } from '../../src/data/migrate.ts';
 import { withDatabase } from '../../test/support/global-setup.ts';
 import { freePort } from '../../test/support/service.ts';
 
@@ -24,7 +24,10 @@ export interface BenchServer {
  * benchmark creates its own databases there), else the embedded PostgreSQL on its own cluster
  * under .data/bench, started for the run (or attached to when it already runs).
  */
-export async function openBenchServer(databaseUrl: string | undefined, log: (line: string) => void): Promise<BenchServer> {
+export async function openBenchServer(
+  databaseUrl: string | undefined,
+  log: (line: string) => void,
+): Promise<BenchServer> {
   if (databaseUrl) {
     const base = new URL(databaseUrl);
     return {
@@ -37,7 +40,9 @@ export async function openBenchServer(databaseUrl: string | undefined, log: (lin
   log(`Starting the benchmark's embedded PostgreSQL in ${path.relative(projectRoot, BENCH_CLUSTER_DIR)}`);
   const embedded = await startEmbeddedPostgres(BENCH_CLUSTER_DIR, port, () => {});
   return {
-    description: `embedded PostgreSQL in ${path.relative(projectRoot, BENCH_CLUSTER_DIR)} (port ${new URL(embedded.url).port})`,
+    description:
+      `embedded PostgreSQL in ${path.relative(projectRoot, BENCH_CLUSTER_DIR)} ` +
+      `(port ${new URL(embedded.url).port})`,
     urlOf: (database) => withDatabase(embedded.url, database),
     close: () => embedded.stop(),
   };
@@ -54,7 +59,8 @@ export async function ensureDatabase(server: BenchServer, name: string): Promise
   const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
   try {
     const [existing] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`;
-    if (!existing) await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    if (!existing)
+      await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
   } finally {
     await admin.end();
   }
@@ -66,4 +72,3 @@ export async function ensureDatabase(server: BenchServer, name: string): Promise
 export function openPool(url: string, size: number): Sql {
   return connect(url, size);
 }
-

@@ -1,5 +1,5 @@
-import type { Sql } from '../../src/db/client.ts';
-import { ingestCrawls, ingestLabels, ingestObservations, type IngestSummary } from '../../src/ingest/index.ts';
+import type { Sql } from '../../src/data/client.ts';
+import { type IngestSummary, ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
 import { startProgress } from '../../src/ingest/progress.ts';
 import { DEFAULT_SEED, generateDataset } from '../../src/synthetic/generator.ts';
 import { BenchError } from './errors.ts';
@@ -16,7 +16,13 @@ export interface DatasetMarker {
 export interface DatasetLoad {
   marker: DatasetMarker;
   /** How the load went, when this run loaded (or completed) it; null when it was reused. */
-  loaded: { seconds: number; observationsPerSecond: number; observations: IngestSummary; crawls: IngestSummary; labels: IngestSummary } | null;
+  loaded: {
+    seconds: number;
+    observationsPerSecond: number;
+    observations: IngestSummary;
+    crawls: IngestSummary;
+    labels: IngestSummary;
+  } | null;
 }
 
 /**
@@ -35,7 +41,8 @@ async function readMarker(sql: Sql): Promise<DatasetMarker | null> {
       completed_at timestamptz
     )`;
   const [row] = await sql<{ observations: number; seed: number; today: string; complete: boolean }[]>`
-    SELECT observations, seed, to_char(today, 'YYYY-MM-DD') AS today, completed_at IS NOT NULL AS complete FROM bench_dataset`;
+    SELECT observations, seed, to_char(today, 'YYYY-MM-DD') AS today, completed_at IS NOT NULL AS complete
+      FROM bench_dataset`;
   return row ?? null;
 }
 
@@ -45,23 +52,41 @@ async function readMarker(sql: Sql): Promise<DatasetMarker | null> {
  * records are those `npm run generate-data -- --observations N --today <today>` writes: the same
  * population sizing and cut, streamed straight into ingest instead of through a file.
  */
-export async function ensureDataset(sql: Sql, observations: number, log: (line: string) => void, progressStream: NodeJS.WritableStream & { isTTY?: boolean }): Promise<DatasetLoad> {
+export async function ensureDataset(
+  sql: Sql,
+  observations: number,
+  log: (line: string) => void,
+  progressStream: NodeJS.WritableStream & { isTTY?: boolean },
+): Promise<DatasetLoad> {
   let marker = await readMarker(sql);
   if (marker?.complete) {
-    if (marker.observations !== observations) throw new BenchError(`this database holds a dataset of ${marker.observations} observations, not ${observations}`);
-    log(`Reusing the loaded dataset: ${observations.toLocaleString('en-US')} observations (generated for ${marker.today})`);
+    if (marker.observations !== observations)
+      throw new BenchError(`this database holds a dataset of ${marker.observations} observations, not ${observations}`);
+    log(
+      `Reusing the loaded dataset: ${observations.toLocaleString('en-US')} ` +
+        `observations (generated for ${marker.today})`,
+    );
     return { marker, loaded: null };
   }
   if (marker === null) {
     const [{ any }] = await sql<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM observations) AS any`;
-    if (any) throw new BenchError('this database holds observations that the benchmark did not load; use an empty database');
+    if (any)
+      throw new BenchError('this database holds observations that the benchmark did not load; use an empty database');
     const today = new Date().toISOString().slice(0, 10);
-    await sql`INSERT INTO bench_dataset (observations, seed, today) VALUES (${observations}, ${DEFAULT_SEED}, ${today})`;
+    await sql`INSERT INTO bench_dataset (observations, seed, today)
+      VALUES (${observations}, ${DEFAULT_SEED}, ${today})`;
     marker = { observations, seed: DEFAULT_SEED, today, complete: false };
-    log(`Loading ${observations.toLocaleString('en-US')} synthetic observations through ingest (once per size; later runs reuse them)`);
+    log(
+      `Loading ${observations.toLocaleString('en-US')} synthetic ` +
+        `observations through ingest (once per size; later runs reuse them)`,
+    );
   } else {
-    if (marker.observations !== observations) throw new BenchError(`this database holds a half-loaded dataset of ${marker.observations} observations`);
-    log(`Completing the interrupted load of ${observations.toLocaleString('en-US')} observations (generated for ${marker.today})`);
+    if (marker.observations !== observations)
+      throw new BenchError(`this database holds a half-loaded dataset of ${marker.observations} observations`);
+    log(
+      `Completing the interrupted load of ${observations.toLocaleString('en-US')} ` +
+        `observations (generated for ${marker.today})`,
+    );
   }
 
   const today = new Date(`${marker.today}T00:00:00Z`);
@@ -76,7 +101,13 @@ export async function ensureDataset(sql: Sql, observations: number, log: (line: 
     }
   }
   const started = performance.now();
-  const stopProgress = startProgress({ label: 'bench dataset', stream: progressStream, size: observations, sample: () => ({ rows: read, bytes: read }), lineEveryMs: 5_000 });
+  const stopProgress = startProgress({
+    label: 'bench dataset',
+    stream: progressStream,
+    size: observations,
+    sample: () => ({ rows: read, bytes: read }),
+    lineEveryMs: 5_000,
+  });
   let observationsSummary: IngestSummary;
   try {
     observationsSummary = await ingestObservations(sql, counted(), { today });

@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { debit } from '../../src/db/billing.ts';
-import type { Sql } from '../../src/db/client.ts';
-import type { ContractOperation } from '../../src/spec.ts';
+import { DeliveryMarks } from '../../src/billing/delivery-marks.ts';
+import type { ContractOperation } from '../../src/contract/operations.ts';
+import { debitCalls } from '../../src/data/billing.ts';
+import type { Sql } from '../../src/data/client.ts';
 import type { BenchAccount, RequestIds } from './accounts.ts';
 import type { ChargeBook } from './checks.ts';
-import { requestPath, type ParameterKind } from './operations.ts';
-import { LatencyRecorder, round, type CellMode, type CellResult } from './stats.ts';
+import { type ParameterKind, requestPath } from './operations.ts';
+import { type CellMode, type CellResult, LatencyRecorder, round } from './stats.ts';
 
 /** One cell: an operation at a concurrency, its requests spread round-robin over `accounts` and `values`. */
 export interface CellSpec {
@@ -30,7 +32,13 @@ interface Tally {
   errorStatuses: Record<string, number>;
 }
 
-const newTally = (): Tally => ({ latencies: new LatencyRecorder(), answers: 0, notFound: 0, errors: 0, errorStatuses: {} });
+const newTally = (): Tally => ({
+  latencies: new LatencyRecorder(),
+  answers: 0,
+  notFound: 0,
+  errors: 0,
+  errorStatuses: {},
+});
 
 function cellResult(spec: CellSpec, tally: Tally, seconds: number, peakRssMb: number | null): CellResult {
   const p50 = tally.latencies.percentile(50);
@@ -104,12 +112,16 @@ export function serviceMeasurement(url: string, spec: CellSpec, rssWindow: () =>
 }
 
 /**
- * The baseline: the statements the handler issues, with no HTTP: the debit of src/db/billing.ts
- * (key check and charge in one statement), then the operation's lookup from src/db/lookups.ts,
+ * The baseline: the statements the handler issues, with no HTTP: the debit of src/data/billing.ts
+ * (key check and charge in one statement), then the operation's lookup from src/data/lookups.ts,
  * from `concurrency` loops sharing one pool of the service's size. Like the service's, its
  * window counts the calls completed within it.
  */
-export function baselineMeasurement(sql: Sql, spec: CellSpec, lookup: ((sql: Sql, value: string) => Promise<unknown | null>) | null): Measurement {
+export function baselineMeasurement(
+  sql: Sql,
+  spec: CellSpec,
+  lookup: ((sql: Sql, value: string) => Promise<unknown | null>) | null,
+): Measurement {
   return new Measurement(spec, (seconds, tally) => driveBaseline(sql, spec, lookup, seconds, tally));
 }
 
@@ -145,7 +157,8 @@ async function driveService(url: string, spec: CellSpec, seconds: number, tally:
           const now = performance.now();
           const id = header(headers as Record<string, string | string[]>, 'x-request-id');
           const start = id === undefined ? undefined : startedAt.get(id);
-          if (id === undefined || start === undefined) throw new Error(`an answer without the request id the harness sent (status ${status})`);
+          if (id === undefined || start === undefined)
+            throw new Error(`an answer without the request id the harness sent (status ${status})`);
           startedAt.delete(id);
           const charged = Number(header(headers as Record<string, string | string[]>, 'x-credits-charged') ?? 0);
           const remaining = Number(header(headers as Record<string, string | string[]>, 'x-credits-remaining'));
@@ -172,6 +185,9 @@ async function driveService(url: string, spec: CellSpec, seconds: number, tally:
   return elapsed;
 }
 
+/** The run the baseline's charges belong to: never registered, so no recovery pass ends it. */
+const BASELINE_RUN_ID = '00000000-0000-4000-8000-0000000000b1';
+
 async function driveBaseline(
   sql: Sql,
   spec: CellSpec,
@@ -180,6 +196,8 @@ async function driveBaseline(
   tally: Tally,
 ): Promise<number> {
   const { creditCost: price, operationId: endpoint } = spec.operation;
+  // The service marks each delivered charge, in batches; the baseline does the same work.
+  const marks = new DeliveryMarks(sql);
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let n = 0;
@@ -192,7 +210,9 @@ async function driveBaseline(
       spec.book.sent(requestId, account.index);
       const start = performance.now();
       try {
-        const result = await debit(sql, { keyHash: account.keyHash, price, endpoint, requestId });
+        const [result] = await debitCalls(sql, [
+          { keyHash: account.keyHash, price, endpoint, requestId, callId: randomUUID(), runId: BASELINE_RUN_ID },
+        ]);
         if (result.outcome !== 'debited') {
           spec.book.answered(requestId, 0, result.outcome === 'insufficient' ? result.balance : Number.NaN);
           tally.answers += 1;
@@ -202,6 +222,7 @@ async function driveBaseline(
         }
         spec.book.answered(requestId, result.chargeId === null ? 0 : price, result.balance);
         const found = lookup === null || value === undefined ? true : await lookup(sql, value);
+        if (result.chargeId !== null) marks.delivered(result.chargeId);
         const end = performance.now();
         if (end > deadline) continue; // finished after the window: not counted, as in the service's
         tally.answers += 1;
@@ -217,5 +238,6 @@ async function driveBaseline(
     }
   };
   await Promise.all(Array.from({ length: spec.concurrency }, loop));
+  await marks.flush();
   return seconds;
 }

@@ -1,19 +1,28 @@
-import type { ExtraOperation } from '../../src/app.ts';
-import type { Sql } from '../../src/db/client.ts';
-import { advertiserHistory, advertiserLandingDomains, advertiserSummary, brandBid, BRAND_BID_CAP, domainSummary, LANDING_DOMAINS_CAP } from '../../src/db/lookups.ts';
-import { contractOperations, type ContractOperation } from '../../src/spec.ts';
+import { type App, type AppDependencies, createApp } from '../../src/app.ts';
+import { type ContractOperation, contractOperations } from '../../src/contract/operations.ts';
+import type { Sql } from '../../src/data/client.ts';
+import {
+  BRAND_BID_CAP,
+  getAdvertiserHistory,
+  getAdvertiserLandingDomains,
+  getAdvertiserSummary,
+  getBrandBidReport,
+  getDomainSummary,
+  LANDING_DOMAINS_CAP,
+} from '../../src/data/lookups.ts';
+import { searchAdvertisers } from '../../src/data/search.ts';
 
 /** What a request of an operation names: an advertiser, a domain, or nothing. */
-export type ParameterKind = 'name' | 'domain' | null;
+export type ParameterKind = 'name' | 'domain' | 'q' | null;
 
-/** One of the six contract operations, as the benchmark drives it. */
+/** One of the contract operations, as the benchmark drives it. */
 export interface BenchOperation {
   /** Short label for tables and results. */
   label: string;
   contract: ContractOperation;
   parameter: ParameterKind;
   /**
-   * The lookup the handler runs after its debit (src/routes/*), called directly for the
+   * The lookup the handler runs after its debit (src/operations/<operationId>.ts), called directly for the
    * baseline; null when the handler runs none (the account: its debit is its whole work).
    */
   lookup: ((sql: Sql, value: string) => Promise<unknown | null>) | null;
@@ -25,18 +34,44 @@ function contract(operationId: string): ContractOperation {
   return operation;
 }
 
-/** The six operations, in the contract's order, with the lookups their handlers issue. */
+/** The seven operations, in the contract's order, with the lookups their handlers issue. */
 export const BENCH_OPERATIONS: readonly BenchOperation[] = [
-  { label: 'advertiser', contract: contract('getAdvertiserSummary'), parameter: 'name', lookup: (sql, name) => advertiserSummary(sql, name) },
-  { label: 'domain', contract: contract('getDomainSummary'), parameter: 'domain', lookup: (sql, domain) => domainSummary(sql, domain) },
-  { label: 'history', contract: contract('getAdvertiserHistory'), parameter: 'name', lookup: (sql, name) => advertiserHistory(sql, name, new Date()) },
+  {
+    label: 'advertiser',
+    contract: contract('getAdvertiserSummary'),
+    parameter: 'name',
+    lookup: (sql, name) => getAdvertiserSummary(sql, name),
+  },
+  {
+    label: 'domain',
+    contract: contract('getDomainSummary'),
+    parameter: 'domain',
+    lookup: (sql, domain) => getDomainSummary(sql, domain),
+  },
+  {
+    label: 'history',
+    contract: contract('getAdvertiserHistory'),
+    parameter: 'name',
+    lookup: (sql, name) => getAdvertiserHistory(sql, name, new Date()),
+  },
   {
     label: 'landing-domains',
     contract: contract('getAdvertiserLandingDomains'),
     parameter: 'name',
-    lookup: (sql, name) => advertiserLandingDomains(sql, name, LANDING_DOMAINS_CAP),
+    lookup: (sql, name) => getAdvertiserLandingDomains(sql, name, LANDING_DOMAINS_CAP),
   },
-  { label: 'brandbid', contract: contract('getBrandBidReport'), parameter: 'domain', lookup: (sql, domain) => brandBid(sql, domain, BRAND_BID_CAP) },
+  {
+    label: 'brandbid',
+    contract: contract('getBrandBidReport'),
+    parameter: 'domain',
+    lookup: (sql, domain) => getBrandBidReport(sql, domain, BRAND_BID_CAP),
+  },
+  {
+    label: 'search',
+    contract: contract('searchAdvertisers'),
+    parameter: 'q',
+    lookup: (sql, q) => searchAdvertisers(sql, q),
+  },
   { label: 'account', contract: contract('getAccount'), parameter: null, lookup: null },
 ];
 
@@ -50,13 +85,16 @@ export const FLOOR_OPERATION: ContractOperation = {
   path: '/api/v1/bench/floor',
   method: 'GET',
   creditCost: 0,
+  queryParameters: [],
+  mediaTypes: ['application/json'],
 };
 
-/** The floor with its handler, as the bench server registers it. */
-export const FRAMEWORK_FLOOR: ExtraOperation = {
-  operation: FLOOR_OPERATION,
-  handler: (c) => c.json({ floor: true }, 200),
-};
+/** The service's app with the floor beside the contract's operations: how the bench server composes it. */
+export function appWithFrameworkFloor(dependencies: AppDependencies): App {
+  const app = createApp({ ...dependencies, operations: [...contractOperations, FLOOR_OPERATION] });
+  app.get(FLOOR_OPERATION.path, (c) => c.json({ floor: true }, 200));
+  return app;
+}
 
 /** The request path of one call. */
 export function requestPath(operation: ContractOperation, parameter: ParameterKind, value: string | undefined): string {

@@ -1,9 +1,16 @@
-import type { Sql } from '../../src/db/client.ts';
+import type { Sql } from '../../src/data/client.ts';
 import { BenchError } from './errors.ts';
 
 export interface Parameters {
   names: string[];
   domains: string[];
+  /** What a customer types into the advertiser search: the start of a name, in lower case. */
+  queries: string[];
+}
+
+/** The first word of a name and the start of the next, lower-cased: a prefix search with more than one match. */
+function queryFor(name: string): string {
+  return name.toLowerCase().slice(0, 10).trim();
 }
 
 /**
@@ -17,6 +24,8 @@ export async function sampleParameters(sql: Sql, count: number): Promise<Paramet
     SELECT name FROM (SELECT DISTINCT name FROM identifiers) n ORDER BY md5(name) LIMIT ${count}`;
   const domains = await sql<{ domain: string }[]>`
     SELECT domain FROM landing_domain_stats ORDER BY md5(domain) LIMIT ${count}`;
-  if (names.length === 0 || domains.length === 0) throw new BenchError('the dataset has no advertisers or no landing domains to look up');
-  return { names: names.map((row) => row.name), domains: domains.map((row) => row.domain) };
+  if (names.length === 0 || domains.length === 0)
+    throw new BenchError('the dataset has no advertisers or no landing domains to look up');
+  const queries = names.map((row) => queryFor(row.name)).filter((query) => [...query].length >= 2);
+  return { names: names.map((row) => row.name), domains: domains.map((row) => row.domain), queries };
 }

@@ -4,26 +4,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, projectRoot } from '../../src/config.ts';
+import { type CheckOutcome, checkNoRefusals } from './checks.ts';
 import { openBenchServer } from './database.ts';
 import { writeDocs } from './docs.ts';
-import type { CheckOutcome } from './checks.ts';
 import { BenchError } from './errors.ts';
 import type { Measurement } from './load.ts';
 import { BENCH_OPERATIONS } from './operations.ts';
 import {
+  type BenchResults,
   checksTable,
   compareScale,
   evaluateTargets,
+  type Machine,
   machineLine,
   ratioRows,
   resultsTable,
+  type ScaleComparison,
   scaleSide,
   scaleTable,
-  targetsTable,
   TARGET_CONCURRENCY,
-  type BenchResults,
-  type Machine,
-  type ScaleComparison,
+  targetsTable,
 } from './report.ts';
 import type { CellResult } from './stats.ts';
 import { BenchTarget, operationsByLabel } from './target.ts';
@@ -31,7 +31,8 @@ import { BenchTarget, operationsByLabel } from './target.ts';
 /**
  * `npm run bench`: the benchmark of issue 5. For each operation and concurrency it measures the
  * service with keys spread over 1,000 accounts, the service with every request on one key, and
- * the same SQL run directly (the baseline); once per concurrency the framework floor. Then it
+ * the same SQL run directly (the baseline), the service with keys that have a daily cap; once per
+ * concurrency the framework floor. Then it
  * checks every balance and ledger, prints the table and writes bench/results.json.
  * `--scale` measures two dataset sizes side by side instead. See docs/benchmarks.md.
  */
@@ -70,7 +71,10 @@ const intList = (value: string) => value.split(',').map((part) => positiveInt(pa
 const operationList = (value: string) => {
   const labels = value.split(',').map((part) => part.trim());
   for (const label of labels) {
-    if (!BENCH_OPERATIONS.some((op) => op.label === label)) throw new InvalidArgumentError(`unknown operation ${label}; one of ${BENCH_OPERATIONS.map((op) => op.label).join(', ')}.`);
+    if (!BENCH_OPERATIONS.some((op) => op.label === label))
+      throw new InvalidArgumentError(
+        `unknown operation ${label}; one of ${BENCH_OPERATIONS.map((op) => op.label).join(', ')}.`,
+      );
   }
   return labels;
 };
@@ -79,16 +83,30 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command('bench')
-    .description('Benchmark every operation against its own direct-SQL baseline, with a hot account and the framework floor.')
+    .description(
+      'Benchmark every operation against its own direct-SQL baseline, with a hot account and the framework floor.',
+    )
     .option('--observations <n>', 'dataset size (loaded once per size, then reused)', positiveInt, 2_000_000)
     .option('--duration <seconds>', 'measured seconds per cell', positiveNumber, 6)
     .option('--warmup <seconds>', 'warm-up seconds before each cell (not measured)', positiveNumber, 1)
-    .option('--rounds <n>', "slices each cell's measured time is cut into, interleaved with the other cells of its operation", positiveInt, 3)
+    .option(
+      '--rounds <n>',
+      "slices each cell's measured time is cut into, interleaved with the other cells of its operation",
+      positiveInt,
+      3,
+    )
     .option('--concurrency <list>', 'concurrencies, comma-separated', intList, [8, 32])
-    .option('--operations <list>', `operations, comma-separated (default: all: ${BENCH_OPERATIONS.map((op) => op.label).join(', ')})`, operationList)
+    .option(
+      '--operations <list>',
+      `operations, comma-separated (default: all: ${BENCH_OPERATIONS.map((op) => op.label).join(', ')})`,
+      operationList,
+    )
     .option('--accounts <n>', 'funded accounts the spread keys belong to', positiveInt, 1_000)
     .option('--sample <n>', 'names and domains sampled from the dataset for the requests', positiveInt, 2_000)
-    .option('--scale', 'the scale run: both --scale-sizes loaded, their service and baseline cells measured side by side, p50 compared')
+    .option(
+      '--scale',
+      'the scale run: both --scale-sizes loaded, their service and baseline cells measured side by side, p50 compared',
+    )
     .option('--scale-sizes <list>', 'the two sizes of the scale comparison', intList, [1_000_000, 20_000_000])
     .option('--compare-only', 'compare the saved full runs bench/results-<size>.json of the two --scale-sizes instead')
     .option('--write-docs', 'write docs/benchmarks.md from bench/results.json (and bench/scale.json) after the run')
@@ -101,7 +119,11 @@ async function main(argv: string[]): Promise<number> {
   options.operations ??= BENCH_OPERATIONS.map((op) => op.label);
 
   if (options.docsOnly) {
-    writeDocs(RESULTS_DIR, log, program.getOptionValueSource('observations') === 'cli' ? options.observations : undefined);
+    writeDocs(
+      RESULTS_DIR,
+      log,
+      program.getOptionValueSource('observations') === 'cli' ? options.observations : undefined,
+    );
     return 0;
   }
   if (options.scale && options.scaleSizes.length !== 2) throw new BenchError('--scale-sizes takes two sizes');
@@ -114,7 +136,8 @@ async function main(argv: string[]): Promise<number> {
     failed = !comparison.checks.every((check) => check.ok) || (options.strict && !comparison.target.ok);
   } else {
     const results = await runBenchmark(options);
-    failed = !results.checks.every((check) => check.ok) || (options.strict && !results.targets.every((target) => target.ok));
+    failed =
+      !results.checks.every((check) => check.ok) || (options.strict && !results.targets.every((target) => target.ok));
   }
   if (options.writeDocs) writeDocs(RESULTS_DIR, log);
   return failed ? 1 : 0;
@@ -128,7 +151,9 @@ class Session {
   };
   async close(): Promise<void> {
     for (let close = this.closers.pop(); close !== undefined; close = this.closers.pop()) {
-      await close().catch((error: unknown) => log(`while closing: ${error instanceof Error ? error.message : String(error)}`));
+      await close().catch((error: unknown) =>
+        log(`while closing: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   }
 }
@@ -159,13 +184,18 @@ async function withSession<T>(body: (session: Session) => Promise<T>): Promise<T
 async function measureTogether(measurements: Measurement[], options: Options, label = ''): Promise<CellResult[]> {
   for (const measurement of measurements) await measurement.warmUp();
   for (let round = 0; round < options.rounds; round += 1) {
-    for (let i = 0; i < measurements.length; i += 1) await measurements[(i + round) % measurements.length].measure(options.duration / options.rounds);
+    for (let i = 0; i < measurements.length; i += 1)
+      await measurements[(i + round) % measurements.length].measure(options.duration / options.rounds);
   }
   const cells = measurements.map((measurement) => measurement.result());
   for (const cell of cells) {
     const errors = cell.errors > 0 ? `  errors ${cell.errors} ${JSON.stringify(cell.errorStatuses)}` : '';
     const rss = cell.peakRssMb === null ? '' : `, RSS ≤ ${cell.peakRssMb} MB`;
-    log(`  ${label}${cell.mode.padEnd(8)} ${cell.operation.padEnd(16)} c=${String(cell.concurrency).padEnd(3)} ${String(Math.round(cell.requestsPerSecond)).padStart(6)} req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms${rss}${errors}`);
+    log(
+      `  ${label}${cell.mode.padEnd(8)} ${cell.operation.padEnd(16)} ` +
+        `c=${String(cell.concurrency).padEnd(3)} ${String(Math.round(cell.requestsPerSecond)).padStart(6)} ` +
+        `req/s  p50 ${cell.p50} ms  p99 ${cell.p99} ms${rss}${errors}`,
+    );
   }
   return cells;
 }
@@ -193,14 +223,23 @@ function runBenchmark(options: Options): Promise<BenchResults> {
     const operations = operationsByLabel(options.operations);
     await target.preflight(operations);
 
-    const totalCells = options.concurrency.length * (1 + operations.length * 3);
-    log(`Measuring ${totalCells} cells of ${options.warmup} s warm-up + ${options.duration} s each, in ${options.rounds} interleaved rounds (about ${Math.ceil((totalCells * (options.warmup + options.duration + 0.2)) / 60)} min)`);
+    const totalCells = options.concurrency.length * (1 + operations.length * 4);
+    log(
+      `Measuring ${totalCells} cells of ${options.warmup} s warm-up + ` +
+        `${options.duration} s each, in ${options.rounds} interleaved rounds (about ` +
+        `${Math.ceil((totalCells * (options.warmup + options.duration + 0.2)) / 60)} min)`,
+    );
     const cells: CellResult[] = [];
     for (const concurrency of options.concurrency) {
       for (const operation of operations) {
         cells.push(
           ...(await measureTogether(
-            [target.measurement('service', operation, concurrency), target.measurement('hot', operation, concurrency), target.measurement('baseline', operation, concurrency)],
+            [
+              target.measurement('service', operation, concurrency),
+              target.measurement('capped', operation, concurrency),
+              target.measurement('hot', operation, concurrency),
+              target.measurement('baseline', operation, concurrency),
+            ],
             options,
           )),
         );
@@ -208,10 +247,12 @@ function runBenchmark(options: Options): Promise<BenchResults> {
       // Last, so that the whole stack is warm when the floor is measured.
       cells.push(...(await measureTogether([target.measurement('floor', null, concurrency)], options)));
     }
-    const checks = await target.finish(log);
+    const checks = [...(await target.finish(log)), checkNoRefusals(cells)];
 
     const peakAt = (c: number) => {
-      const peaks = cells.filter((cell) => cell.concurrency === c && cell.peakRssMb !== null).map((cell) => cell.peakRssMb!);
+      const peaks = cells
+        .filter((cell) => cell.concurrency === c && cell.peakRssMb !== null)
+        .map((cell) => cell.peakRssMb!);
       return peaks.length === 0 ? null : Math.max(...peaks);
     };
     const results: BenchResults = {
@@ -237,7 +278,10 @@ function runBenchmark(options: Options): Promise<BenchResults> {
         generatedFor: target.dataset.marker.today,
         sampledNames: target.parameters.names.length,
         sampledDomains: target.parameters.domains.length,
-        load: target.dataset.loaded && { seconds: Math.round(target.dataset.loaded.seconds * 10) / 10, observationsPerSecond: target.dataset.loaded.observationsPerSecond },
+        load: target.dataset.loaded && {
+          seconds: Math.round(target.dataset.loaded.seconds * 10) / 10,
+          observationsPerSecond: target.dataset.loaded.observationsPerSecond,
+        },
       },
       cells,
       rss: {
@@ -255,7 +299,10 @@ function runBenchmark(options: Options): Promise<BenchResults> {
 
     console.log(`\n${options.observations.toLocaleString('en-US')} observations; ${machineLine(results.machine)}\n`);
     console.log(resultsTable(results));
-    console.log(`\nPeak service RSS: ${results.rss.peakMb ?? '—'} MB (by concurrency: ${JSON.stringify(results.rss.peakMbByConcurrency)})\n`);
+    console.log(
+      `\nPeak service RSS: ${results.rss.peakMb ?? '—'} MB (by ` +
+        `concurrency: ${JSON.stringify(results.rss.peakMbByConcurrency)})\n`,
+    );
     console.log(targetsTable(results.targets));
     console.log(`\n${checksTable(checks)}\n`);
     log(`Wrote bench/results-${options.observations}.json and bench/results.json`);
@@ -277,13 +324,25 @@ function runScale(options: Options): Promise<ScaleComparison> {
     const server = await openBenchServer(config.databaseUrl, log);
     session.defer(() => server.close());
     const [smallSize, largeSize] = options.scaleSizes;
-    const small = await BenchTarget.open(server, { ...options, observations: smallSize, poolSize: config.poolSize, log }, session.defer);
-    const large = await BenchTarget.open(server, { ...options, observations: largeSize, poolSize: config.poolSize, log }, session.defer);
+    const small = await BenchTarget.open(
+      server,
+      { ...options, observations: smallSize, poolSize: config.poolSize, log },
+      session.defer,
+    );
+    const large = await BenchTarget.open(
+      server,
+      { ...options, observations: largeSize, poolSize: config.poolSize, log },
+      session.defer,
+    );
     const operations = operationsByLabel(options.operations);
     await small.preflight(operations);
     await large.preflight(operations);
 
-    log(`Measuring ${options.concurrency.length * operations.length * 4} cells (service and baseline at both sizes) of ${options.warmup} s warm-up + ${options.duration} s each, in ${options.rounds} interleaved rounds`);
+    log(
+      `Measuring ${options.concurrency.length * operations.length * 4} cells ` +
+        `(service and baseline at both sizes) of ${options.warmup} s warm-up + ` +
+        `${options.duration} s each, in ${options.rounds} interleaved rounds`,
+    );
     const smallCells: CellResult[] = [];
     const largeCells: CellResult[] = [];
     for (const concurrency of options.concurrency) {
@@ -301,8 +360,14 @@ function runScale(options: Options): Promise<ScaleComparison> {
         largeCells.push(largeService, largeBaseline);
       }
     }
-    const named = (size: number) => (check: CheckOutcome) => ({ ...check, name: `${size.toLocaleString('en-US')} observations: ${check.name}` });
-    const checks = [...(await small.finish(log)).map(named(smallSize)), ...(await large.finish(log)).map(named(largeSize))];
+    const named = (size: number) => (check: CheckOutcome) => ({
+      ...check,
+      name: `${size.toLocaleString('en-US')} observations: ${check.name}`,
+    });
+    const checks = [
+      ...(await small.finish(log)).map(named(smallSize)),
+      ...(await large.finish(log)).map(named(largeSize)),
+    ];
     const date = new Date().toISOString();
     const commit = gitCommit();
     const comparison = compareScale(
@@ -321,10 +386,16 @@ function compareSaved(sizes: number[]): ScaleComparison {
   if (sizes.length !== 2) throw new BenchError('--scale-sizes takes two sizes');
   const [small, large] = sizes.map((size) => {
     const file = path.join(RESULTS_DIR, `results-${size}.json`);
-    if (!fs.existsSync(file)) throw new BenchError(`${path.relative(projectRoot, file)} is missing: run npm run bench -- --observations ${size} first`);
+    if (!fs.existsSync(file))
+      throw new BenchError(
+        `${path.relative(projectRoot, file)} is missing: run npm run bench -- --observations ${size} first`,
+      );
     return JSON.parse(fs.readFileSync(file, 'utf8')) as BenchResults;
   });
-  const comparison = compareScale(scaleSide(small), scaleSide(large), { method: 'separate runs', machine: large.machine });
+  const comparison = compareScale(scaleSide(small), scaleSide(large), {
+    method: 'separate runs',
+    machine: large.machine,
+  });
   saveComparison(comparison);
   return comparison;
 }
@@ -333,7 +404,10 @@ function saveComparison(comparison: ScaleComparison): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(path.join(RESULTS_DIR, 'scale.json'), `${JSON.stringify(comparison, null, 2)}\n`);
   const n = (value: number) => value.toLocaleString('en-US');
-  console.log(`\nScale: p50 on ${n(comparison.large.observations)} vs ${n(comparison.small.observations)} observations (${comparison.method})\n`);
+  console.log(
+    `\nScale: p50 on ${n(comparison.large.observations)} vs ` +
+      `${n(comparison.small.observations)} observations (${comparison.method})\n`,
+  );
   console.log(scaleTable(comparison));
   console.log(`\n${targetsTable([comparison.target])}\n`);
   log('Wrote bench/scale.json');
@@ -341,7 +415,8 @@ function saveComparison(comparison: ScaleComparison): void {
 
 function gitCommit(): string | null {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const commit = git('rev-parse', '--short', 'HEAD');
     return git('status', '--porcelain', '--untracked-files=no') === '' ? commit : `${commit}+changes`;
   } catch {
@@ -352,7 +427,13 @@ function gitCommit(): string | null {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (error: unknown) => {
-    log(`bench: ${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const message =
+      error instanceof BenchError
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    log(`bench: ${message}`);
     process.exitCode = 1;
   },
 );

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startService } from '../../src/server.ts';
-import { FRAMEWORK_FLOOR } from './operations.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { startService } from '../../src/service.ts';
+import { appWithFrameworkFloor } from './operations.ts';
 
 /**
  * The service under benchmark: the same `startService` (and so `createApp`) as `npm start`, on
@@ -15,7 +15,11 @@ if (config.databaseUrl === undefined) throw new Error('the bench server needs DA
 // The request log as `npm start` writes it, at LOG_LEVEL (the harness sets warn), on standard
 // error: standard output carries the one line the harness reads.
 const logger = createLogger({ destination: pino.destination({ dest: 2, sync: true }) });
-const service = await startService(config, { log: (line) => console.error(line), logger, extraOperations: [FRAMEWORK_FLOOR] });
+const service = await startService(config, {
+  log: (line) => console.error(line),
+  logger,
+  compose: appWithFrameworkFloor,
+});
 console.log(JSON.stringify({ url: service.url, pid: process.pid }));
 
 let stopping = false;

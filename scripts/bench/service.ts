@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { projectRoot } from '../../src/config.ts';
 import { stopProcess } from '../contract/service.ts';
@@ -58,7 +58,6 @@ export async function startBenchService(databaseUrl: string): Promise<BenchServi
   return { url, pid: child.pid!, stderr, stop: () => stopProcess(child) };
 }
 
-
 /** Resident memory of a process, from /proc/<pid>/status (VmRSS), in MB; null where /proc is absent. */
 export function residentMb(pid: number): number | null {
   try {
@@ -75,7 +74,10 @@ export class RssSampler {
   private windowPeak: number | null = null;
   peak: number | null = null;
 
-  constructor(private readonly pid: number, everyMs = 100) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 100,
+  ) {
     this.timer = setInterval(() => this.sample(), everyMs);
     this.timer.unref();
   }

@@ -29,7 +29,7 @@ export function percentile(values: readonly number[], p: number): number | null 
 
 /** One measured cell of the table. */
 export interface CellResult {
-  /** `service`, `hot`, `baseline` or `floor`. */
+  /** `service`, `hot`, `capped`, `baseline` or `floor`. */
   mode: CellMode;
   /** The operation's label, or `floor`. */
   operation: string;
@@ -51,6 +51,6 @@ export interface CellResult {
   peakRssMb: number | null;
 }
 
-export type CellMode = 'service' | 'hot' | 'baseline' | 'floor';
+export type CellMode = 'service' | 'hot' | 'capped' | 'baseline' | 'floor';
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

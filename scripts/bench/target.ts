@@ -1,18 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import type { Sql } from '../../src/db/client.ts';
-import { createBenchAccounts, RequestIds, type BenchAccount } from './accounts.ts';
-import { ChargeBook, checkAccounts, type CheckOutcome } from './checks.ts';
-import { databaseName, ensureDatabase, openPool, type BenchServer } from './database.ts';
-import { ensureDataset, type DatasetLoad } from './dataset.ts';
+import { setDailyCap } from '../../src/data/api-keys.ts';
+import type { Sql } from '../../src/data/client.ts';
+import { type BenchAccount, createBenchAccounts, RequestIds } from './accounts.ts';
+import { ChargeBook, type CheckOutcome, checkAccounts, checkCapSpend } from './checks.ts';
+import { type BenchServer, databaseName, ensureDatabase, openPool } from './database.ts';
+import { type DatasetLoad, ensureDataset } from './dataset.ts';
 import { BenchError } from './errors.ts';
-import { baselineMeasurement, serviceMeasurement, type CellSpec, type Measurement } from './load.ts';
-import { BENCH_OPERATIONS, FLOOR_OPERATION, requestPath, type BenchOperation } from './operations.ts';
-import { sampleParameters, type Parameters } from './parameters.ts';
-import { RssSampler, startBenchService, type BenchService } from './service.ts';
+import { baselineMeasurement, type CellSpec, type Measurement, serviceMeasurement } from './load.ts';
+import {
+  BENCH_OPERATIONS,
+  type BenchOperation,
+  FLOOR_OPERATION,
+  type ParameterKind,
+  requestPath,
+} from './operations.ts';
+import { type Parameters, sampleParameters } from './parameters.ts';
+import { type BenchService, RssSampler, startBenchService } from './service.ts';
 import type { CellMode } from './stats.ts';
 
 /** Credits bought for every account on top of the first-key grant: far more than any run spends. */
 const FUNDING = 1_000_000_000;
+const CAP_NEVER_REACHED = 1_000_000_000_000;
 /** Far above any latency the cells see. */
 const ABANDONED_REQUESTS_GRACE_MS = 3_000;
 
@@ -39,6 +47,7 @@ export class BenchTarget {
     readonly counts: { identifiers: number; landingDomains: number; postgres: string },
     readonly spread: readonly BenchAccount[],
     readonly hot: readonly BenchAccount[],
+    readonly capped: readonly BenchAccount[],
     private readonly accounts: readonly BenchAccount[],
     readonly book: ChargeBook,
     readonly ids: RequestIds,
@@ -49,7 +58,11 @@ export class BenchTarget {
   ) {}
 
   /** Opens a size; `defer` receives what to close when the run ends (or is interrupted), in order of opening. */
-  static async open(server: BenchServer, options: TargetOptions, defer: (close: () => Promise<void>) => void): Promise<BenchTarget> {
+  static async open(
+    server: BenchServer,
+    options: TargetOptions,
+    defer: (close: () => Promise<void>) => void,
+  ): Promise<BenchTarget> {
     const { observations, log } = options;
     const name = databaseName(observations);
     const url = await ensureDatabase(server, name);
@@ -59,16 +72,27 @@ export class BenchTarget {
     const dataset = await ensureDataset(admin, observations, log, process.stderr);
     const parameters = await sampleParameters(admin, options.sample);
     const [counts] = await admin<{ identifiers: number; landingDomains: number; postgres: string }[]>`
-      SELECT (SELECT count(*) FROM identifiers)::bigint AS "identifiers", (SELECT count(*) FROM landing_domain_stats)::bigint AS "landingDomains",
+      SELECT (SELECT count(*) FROM identifiers)::bigint AS "identifiers", (SELECT count(*)
+        FROM landing_domain_stats)::bigint AS "landingDomains",
              current_setting('server_version') AS "postgres"`;
     const tag = randomBytes(4).toString('hex');
-    log(`Creating ${options.accounts.toLocaleString('en-US')} funded accounts with one key each, and the hot account (run ${tag})`);
-    const accounts = await createBenchAccounts(admin, { count: options.accounts + 1, credits: FUNDING, tag });
+    log(
+      `Creating ${options.accounts.toLocaleString('en-US')} funded ` +
+        `accounts with one key each, as many whose keys have a daily cap, and the hot account (run ${tag})`,
+    );
+    const count = options.accounts;
+    const accounts = await createBenchAccounts(admin, { count: 2 * count + 1, credits: FUNDING, tag });
+    const capped = accounts.slice(count + 1);
+    // A cap far above what a run spends: every call is checked against it, none refused.
+    for (const account of capped) await setDailyCap(admin, account.accountId, account.keyId, CAP_NEVER_REACHED);
     const service = await startBenchService(url);
     defer(() => service.stop());
     const sampler = new RssSampler(service.pid);
     defer(async () => sampler.stop());
-    log(`Service (scripts/bench/server.ts, pid ${service.pid}) listening on ${service.url}; pool size ${options.poolSize}`);
+    log(
+      `Service (scripts/bench/server.ts, pid ${service.pid}) ` +
+        `listening on ${service.url}; pool size ${options.poolSize}`,
+    );
     const baselinePool = openPool(url, options.poolSize);
     defer(() => baselinePool.end({ timeout: 5 }));
     return new BenchTarget(
@@ -77,8 +101,9 @@ export class BenchTarget {
       dataset,
       parameters,
       counts,
-      accounts.slice(0, options.accounts),
-      [accounts[options.accounts]],
+      accounts.slice(0, count),
+      [accounts[count]],
+      capped,
       accounts,
       new ChargeBook(accounts.length),
       new RequestIds(tag),
@@ -92,18 +117,33 @@ export class BenchTarget {
   /** One request per operation before measuring: a misconfigured service fails here, not as a table of errors. */
   async preflight(operations: readonly BenchOperation[]): Promise<void> {
     const account = this.spread[0];
-    const calls = [...operations.map((op) => ({ contract: op.contract, parameter: op.parameter })), { contract: FLOOR_OPERATION, parameter: null }];
+    const calls = [
+      ...operations.map((op) => ({ contract: op.contract, parameter: op.parameter })),
+      { contract: FLOOR_OPERATION, parameter: null },
+    ];
     for (const { contract, parameter } of calls) {
-      const value = parameter === 'name' ? this.parameters.names[0] : parameter === 'domain' ? this.parameters.domains[0] : undefined;
+      const value = this.valuesOf(parameter)[0];
       const id = this.ids.next();
       this.book.sent(id, account.index);
       const response = await fetch(`${this.service.url}${requestPath(contract, parameter, value)}`, {
         headers: { authorization: `Bearer ${account.key}`, 'x-request-id': id },
       });
       const body = await response.text();
-      this.book.answered(id, Number(response.headers.get('x-credits-charged') ?? 0), Number(response.headers.get('x-credits-remaining')));
-      if (response.status !== 200) throw new BenchError(`preflight: ${contract.operationId} answered ${response.status}: ${body.slice(0, 300)}`);
+      this.book.answered(
+        id,
+        Number(response.headers.get('x-credits-charged') ?? 0),
+        Number(response.headers.get('x-credits-remaining')),
+      );
+      if (response.status !== 200)
+        throw new BenchError(`preflight: ${contract.operationId} answered ${response.status}: ${body.slice(0, 300)}`);
     }
+  }
+
+  private valuesOf(parameter: ParameterKind): string[] {
+    if (parameter === 'name') return this.parameters.names;
+    if (parameter === 'domain') return this.parameters.domains;
+    if (parameter === 'q') return this.parameters.queries;
+    return [];
   }
 
   private spec(mode: CellMode, operation: BenchOperation | null, concurrency: number): CellSpec {
@@ -112,8 +152,8 @@ export class BenchTarget {
       label: operation?.label ?? 'floor',
       operation: operation?.contract ?? FLOOR_OPERATION,
       parameter: operation?.parameter ?? null,
-      values: operation?.parameter === 'name' ? this.parameters.names : operation?.parameter === 'domain' ? this.parameters.domains : [],
-      accounts: mode === 'hot' ? this.hot : this.spread,
+      values: this.valuesOf(operation?.parameter ?? null),
+      accounts: mode === 'hot' ? this.hot : mode === 'capped' ? this.capped : this.spread,
       concurrency,
       warmupSeconds: this.warmup,
       book: this.book,
@@ -144,10 +184,13 @@ export class BenchTarget {
     await this.baselinePool.end({ timeout: 5 });
     log(`Checking balances and ledgers (${this.observations.toLocaleString('en-US')} observations)`);
     const checks = await checkAccounts(this.admin, this.accounts, this.book);
+    checks.push(await checkCapSpend(this.admin, this.capped));
     const serviceErrors = this.service.stderr.filter((line) => /failed|error/i.test(line));
-    if (serviceErrors.length > 0) checks.push({ name: 'service error log is empty', ok: false, detail: serviceErrors.slice(0, 3).join(' / ') });
+    if (serviceErrors.length > 0)
+      checks.push({ name: 'service error log is empty', ok: false, detail: serviceErrors.slice(0, 3).join(' / ') });
     return checks;
   }
 }
 
-export const operationsByLabel = (labels: readonly string[]) => BENCH_OPERATIONS.filter((op) => labels.includes(op.label));
+export const operationsByLabel = (labels: readonly string[]) =>
+  BENCH_OPERATIONS.filter((op) => labels.includes(op.label));

@@ -32,7 +32,10 @@ export interface CoverageReport {
 
 function resolve(node: any): any {
   while (node && typeof node.$ref === 'string') {
-    node = node.$ref.replace(/^#\//, '').split('/').reduce((at: any, part: string) => at[part], spec);
+    node = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, part: string) => at[part], spec);
   }
   return node;
 }
@@ -57,13 +60,23 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
     ...fuzz.map((record) => ({
       operation: record.operation,
       status: record.status,
-      variant: record.status === 401 || record.status === 402 ? record.key : record.status === 400 ? record.error ?? '?' : '*',
+      variant:
+        record.status === 401 || record.status === 402
+          ? record.key
+          : record.status === 400
+            ? (record.error ?? '?')
+            : '*',
       source: 'schemathesis',
     })),
     ...faults.map((record) => ({
       operation: record.operation,
       status: record.status,
-      variant: record.status === 400 ? record.error : '*',
+      variant:
+        record.status === 400
+          ? record.error
+          : record.status === 401 || record.status === 402
+            ? (record.key ?? '?')
+            : '*',
       source: record.mechanism,
       detail: `${record.error}: ${record.detail}`,
     })),
@@ -79,16 +92,26 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
         const seen = observations.filter((o) => o.operation === operation && String(o.status) === status);
         const cells = requiredVariants(status, resolve(response)).map((variant) => {
           const count = seen.filter((o) => variant === '*' || o.variant === variant).length;
-          if (count === 0) missing.push(`${operation} ${status}${variant === '*' ? '' : ` ${label(Number(status), variant)}`}`);
+          if (count === 0)
+            missing.push(`${operation} ${status}${variant === '*' ? '' : ` ${label(Number(status), variant)}`}`);
           const name = variant === '*' ? '' : `${label(Number(status), variant)} `;
           return `${count > 0 ? '✓' : '✗ MISSING'} ${name}(${count})`;
         });
         const sources = [...new Set(seen.map((o) => o.source))].join('; ') || '—';
         const details = [...new Set(seen.filter((o) => o.detail).map((o) => o.detail))].join('; ');
-        rows.push(`| ${first ? `${operation} (${operationId})` : ''} | ${status} | ${cells.join(', ')}${details ? `; ${details}` : ''} | ${sources} |`);
+        rows.push(
+          `| ${first ? `${operation} (${operationId})` : ''} | ${status} | ` +
+            `${cells.join(', ')}${details ? `; ${details}` : ''} | ${sources} |`,
+        );
         first = false;
       }
-      const undocumented = [...new Set(observations.filter((o) => o.operation === operation && !(String(o.status) in responses)).map((o) => o.status))];
+      const undocumented = [
+        ...new Set(
+          observations
+            .filter((o) => o.operation === operation && !(String(o.status) in responses))
+            .map((o) => o.status),
+        ),
+      ];
       for (const status of undocumented) missing.push(`${operation} answered ${status}, which it does not document`);
     }
   }
@@ -102,9 +125,10 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
     'scripts/contract/retries-and-limits.ts did (on the live service, and on a second service process',
     'on the same database with a low quota), each answer checked free in the ledger.',
     '"request limits" means scripts/contract/limits.ts did, with an over-long URL (414) or headers (431).',
-    '500 and 503 are also proven in `npm test` by test/middleware/refunds.test.ts (500, refund) and',
-    'test/middleware/unavailable.test.ts and test/routes/readyz.test.ts (503); 422 and 429 by test/middleware/idempotency.test.ts and',
-    'test/middleware/rate-limit.test.ts.',
+    '500 and 503 are also proven in `npm test` by test/billing/refunds.test.ts (500, refund) and',
+    'test/http/unavailable.test.ts and test/operations/getReadiness.test.ts ' +
+      '(503); 422 and 429 by test/billing/idempotency.test.ts and',
+    'test/http/rate-limit.test.ts.',
     '',
     run,
     '',

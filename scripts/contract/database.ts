@@ -1,10 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { startEmbeddedPostgres } from '../../src/data/embedded.ts';
 
 /** A database that exists for one contract run only. */
 export interface FreshDatabase {

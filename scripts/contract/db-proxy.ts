@@ -36,7 +36,9 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
     track(client);
     track(upstream);
     client.pipe(upstream);
-    upstream.pipe(new Transform({ transform: (chunk, _encoding, done) => done(null, swallowing ? undefined : chunk) })).pipe(client);
+    upstream
+      .pipe(new Transform({ transform: (chunk, _encoding, done) => done(null, swallowing ? undefined : chunk) }))
+      .pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());

@@ -1,5 +1,5 @@
-import type { Sql } from '../../src/db/client.ts';
-import { contractOperations } from '../../src/spec.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
+import type { Sql } from '../../src/data/client.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
 import { spec, validateResponse } from '../../test/support/contract.ts';
 import type { DatabaseProxy } from './db-proxy.ts';
@@ -17,6 +17,8 @@ export interface FaultRecord {
   error: string;
   mechanism: string;
   detail: string;
+  /** The kind of key a 401 or 402 answered (as in FuzzKeys: `poor` is the key without credits). */
+  key?: string;
 }
 
 export const QUERY: Record<string, string> = {
@@ -25,7 +27,10 @@ export const QUERY: Record<string, string> = {
   getAdvertiserLandingDomains: `name=${encodeURIComponent(DEMO.intermediaryName)}`,
   getDomainSummary: `domain=${DEMO.brandDomain}`,
   getBrandBidReport: `domain=${DEMO.brandDomain}`,
+  searchAdvertisers: `q=${encodeURIComponent(DEMO.brandName.toLowerCase())}`,
   getAccount: '',
+  getAccountUsage: '',
+  getAccountLedger: '',
 };
 
 /** Tables the lookups read and the debit does not, so the charge happens and the query fails after it. */
@@ -54,7 +59,11 @@ export async function produceServerErrors(
       expect(validated.status === 500 && validated.body.error === 'internal_error', operation.operationId, validated);
       expect(validated.body.credits_refunded === operation.creditCost, operation.operationId, validated);
       const headers = validated.headers;
-      expect(headers.get('x-credits-charged') === '0' && headers.get('x-credits-remaining') === String(balance), operation.operationId, validated);
+      expect(
+        headers.get('x-credits-charged') === '0' && headers.get('x-credits-remaining') === String(balance),
+        operation.operationId,
+        validated,
+      );
       expect((await balanceOf(sql, accountId)) === balance, `${operation.operationId}: the balance changed`, validated);
       await expectRefunded(sql, validated.headers.get('x-request-id')!, operation.creditCost);
       records.push({
@@ -68,26 +77,40 @@ export async function produceServerErrors(
   });
 
   log('Fault injection: api_keys renamed away (500 before any charge)');
+  // Every free operation that reads the key: the account, its usage and its ledger.
+  const freeWithKey = contractOperations.filter((op) => op.creditCost === 0 && op.path.startsWith('/api/'));
   await withRenamed(sql, ['api_keys'], async () => {
-    const { operation, validated } = await call('getAccount');
-    expect(validated.status === 500 && validated.body.error === 'internal_error' && validated.body.credits_refunded === 0, 'getAccount', validated);
-    records.push({
-      operation: `GET ${operation.path}`,
-      status: 500,
-      error: 'internal_error',
-      mechanism: 'fault injection: api_keys renamed',
-      detail: 'nothing charged',
-    });
+    for (const { operationId } of freeWithKey) {
+      const { operation, validated } = await call(operationId);
+      expect(
+        validated.status === 500 && validated.body.error === 'internal_error' && validated.body.credits_refunded === 0,
+        operationId,
+        validated,
+      );
+      records.push({
+        operation: `GET ${operation.path}`,
+        status: 500,
+        error: 'internal_error',
+        mechanism: 'fault injection: api_keys renamed',
+        detail: 'nothing charged',
+      });
+    }
   });
 
   log('Fault injection: database connections cut and refused (503)');
   // Every operation that documents 503: the billed ones, the account and the readiness probe.
-  const documents503 = contractOperations.filter((op) => '503' in spec.paths[op.path][op.method.toLowerCase()].responses);
+  const documents503 = contractOperations.filter(
+    (op) => '503' in spec.paths[op.path][op.method.toLowerCase()].responses,
+  );
   proxy.cut();
   try {
     for (const operation of documents503) {
       const { validated } = await call(operation.operationId);
-      expect(validated.status === 503 && validated.body.error === 'unavailable' && validated.body.credits_refunded === 0, operation.operationId, validated);
+      expect(
+        validated.status === 503 && validated.body.error === 'unavailable' && validated.body.credits_refunded === 0,
+        operation.operationId,
+        validated,
+      );
       expect(validated.headers.get('retry-after') === '5', `${operation.operationId}: Retry-After`, validated);
       records.push({
         operation: `GET ${operation.path}`,
@@ -105,7 +128,8 @@ export async function produceServerErrors(
   for (;;) {
     const { validated } = await call('getAccount').catch(() => ({ validated: { status: 0 } as { status: number } }));
     if (validated.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`the service did not recover after the database came back (last status ${validated.status})`);
+    if (Date.now() > deadline)
+      throw new Error(`the service did not recover after the database came back (last status ${validated.status})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return records;
@@ -130,14 +154,24 @@ async function balanceOf(sql: Sql, accountId: number): Promise<number> {
 }
 
 async function expectRefunded(sql: Sql, requestId: string, price: number): Promise<void> {
-  const rows = await sql<{ kind: string; amount: number }[]>`SELECT kind, amount FROM ledger WHERE request_id = ${requestId} ORDER BY id`;
+  const rows = await sql<
+    { kind: string; amount: number }[]
+  >`SELECT kind, amount FROM ledger WHERE request_id = ${requestId} ORDER BY id`;
   const shape = rows.map((row) => `${row.kind} ${row.amount}`).join(', ');
-  if (shape !== `charge ${-price}, refund ${price}`) throw new Error(`request ${requestId}: the ledger has [${shape}], expected a charge of ${price} and its refund`);
+  if (shape !== `charge ${-price}, refund ${price}`)
+    throw new Error(`request ${requestId}: the ledger has [${shape}], expected a charge of ${price} and its refund`);
 }
 
-function expect(condition: boolean, what: string, response: { status: number; body?: unknown; headers?: Headers }): void {
+function expect(
+  condition: boolean,
+  what: string,
+  response: { status: number; body?: unknown; headers?: Headers },
+): void {
   if (!condition) {
     const headers = response.headers ? Object.fromEntries(response.headers.entries()) : {};
-    throw new Error(`fault injection, ${what}: unexpected answer ${response.status} ${JSON.stringify(response.body)} ${JSON.stringify(headers)}`);
+    throw new Error(
+      `fault injection, ${what}: unexpected answer ${response.status} ` +
+        `${JSON.stringify(response.body)} ${JSON.stringify(headers)}`,
+    );
   }
 }

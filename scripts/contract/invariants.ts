@@ -1,5 +1,5 @@
-import type { Sql } from '../../src/db/client.ts';
-import { contractOperations } from '../../src/spec.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
+import type { Sql } from '../../src/data/client.ts';
 import type { FuzzRecord } from './schemathesis.ts';
 
 export interface BillingCheck {
@@ -13,8 +13,10 @@ export interface BillingCheck {
   replayedResponses: number;
 }
 
-const PRICE = new Map(contractOperations.map((operation) => [`${operation.method} ${operation.path}`, operation.creditCost]));
-const FREE_STATUSES = new Set([400, 401, 402, 405, 422, 429]);
+const PRICE = new Map(
+  contractOperations.map((operation) => [`${operation.method} ${operation.path}`, operation.creditCost]),
+);
+const FREE_STATUSES = new Set([400, 401, 402, 403, 405, 406, 422, 429]);
 
 /** The ledger row id before a run, so the run's own rows can be told apart. */
 export async function lastLedgerId(sql: Sql): Promise<number> {
@@ -28,7 +30,9 @@ export async function ledgerProblems(sql: Sql): Promise<string[]> {
     SELECT a.id, a.balance, coalesce(sum(l.amount), 0)::bigint AS ledger
     FROM accounts a LEFT JOIN ledger l ON l.account_id = a.id
     GROUP BY a.id HAVING a.balance <> coalesce(sum(l.amount), 0)`;
-  return drifted.map((account) => `account ${account.id}: balance ${account.balance} but the ledger sums to ${account.ledger}`);
+  return drifted.map(
+    (account) => `account ${account.id}: balance ${account.balance} but the ledger sums to ${account.ledger}`,
+  );
 }
 
 /**
@@ -62,10 +66,13 @@ export async function checkBilling(sql: Sql, records: FuzzRecord[], sinceLedgerI
     if (FREE_STATUSES.has(record.status) || record.replayed) {
       if (record.replayed) replayedResponses++;
       else freeResponses++;
-      if (entry) problems.push(`${where}: charged ${entry.charged} credits, but ${record.replayed ? 'a replay' : record.status} is free`);
+      if (entry)
+        problems.push(
+          `${where}: charged ${entry.charged} credits, but ${record.replayed ? 'a replay' : record.status} is free`,
+        );
     } else if ((record.status === 200 || record.status === 404) && price > 0) {
       explained.add(record.request_id);
-      if (!entry || entry.charges !== 1 || entry.charged !== price || entry.refunds !== 0) {
+      if (entry?.charges !== 1 || entry.charged !== price || entry.refunds !== 0) {
         problems.push(`${where}: expected one charge of ${price}, the ledger has ${JSON.stringify(entry ?? null)}`);
       } else {
         chargedResponses++;
@@ -76,7 +83,8 @@ export async function checkBilling(sql: Sql, records: FuzzRecord[], sinceLedgerI
     }
   }
   for (const [requestId, entry] of ledger) {
-    if (!explained.has(requestId)) problems.push(`request ${requestId}: ledger rows ${JSON.stringify(entry)} that no charged response explains`);
+    if (!explained.has(requestId))
+      problems.push(`request ${requestId}: ledger rows ${JSON.stringify(entry)} that no charged response explains`);
   }
   return { problems, chargedResponses, creditsCharged, freeResponses, replayedResponses };
 }

@@ -1,6 +1,6 @@
-import { addCredits, createAccount, createApiKey, revokeApiKey, setAccountDisabled } from '../../src/db/accounts.ts';
-import type { Sql } from '../../src/db/client.ts';
-import { generateApiKey, hashApiKey } from '../../src/keys/api-key.ts';
+import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
+import { addCredits, createAccount, createApiKey, revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import type { Sql } from '../../src/data/client.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
 
 /** Every kind of key the fuzzing sends, so each reason for 401 and 402 is produced. */
@@ -27,7 +27,9 @@ export interface PreparedKeys {
 const FUZZ_CREDITS = 100_000_000;
 
 export async function prepareKeys(sql: Sql, baseUrl: string, demoKey: string): Promise<PreparedKeys> {
-  const [demo] = await sql<{ account_id: number }[]>`SELECT account_id FROM api_keys WHERE key_hash = ${hashApiKey(demoKey)}`;
+  const [demo] = await sql<
+    { account_id: number }[]
+  >`SELECT account_id FROM api_keys WHERE key_hash = ${hashApiKey(demoKey)}`;
   if (!demo) throw new Error('the demo key printed at start-up is not in the database');
   await addCredits(sql, demo.account_id, FUZZ_CREDITS, `contract-fuzz-${Date.now()}`);
 
@@ -41,10 +43,15 @@ export async function prepareKeys(sql: Sql, baseUrl: string, demoKey: string): P
   for (const [path, times] of spend) {
     for (let i = 0; i < times; i++) {
       const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${poor.key}` } });
-      if (response.status !== 200) throw new Error(`spending the poor key's grant: ${path} answered ${response.status}`);
+      if (response.status !== 200)
+        throw new Error(`spending the poor key's grant: ${path} answered ${response.status}`);
     }
   }
-  const balance = Number((await fetch(`${baseUrl}/api/v1/account`, { headers: { 'x-api-key': poor.key } })).headers.get('x-credits-remaining'));
+  const balance = Number(
+    (await fetch(`${baseUrl}/api/v1/account`, { headers: { 'x-api-key': poor.key } })).headers.get(
+      'x-credits-remaining',
+    ),
+  );
   if (balance !== 2) throw new Error(`the poor key should hold 2 credits, it holds ${balance}`);
 
   const revoked = await newKey(sql);

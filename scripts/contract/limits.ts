@@ -1,6 +1,6 @@
-import type { Sql } from '../../src/db/client.ts';
 import { DEFAULT_HTTP_LIMITS } from '../../src/config.ts';
-import { contractOperations } from '../../src/spec.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
+import type { Sql } from '../../src/data/client.ts';
 import { validateResponse } from '../../test/support/contract.ts';
 import { asResponse, rawRequest } from '../../test/support/http.ts';
 import type { FaultRecord } from './faults.ts';
@@ -11,26 +11,59 @@ import type { FaultRecord } from './faults.ts';
  * over the limit (sent on a raw socket: the HTTP server answers it before any operation). Each
  * answer is validated against openapi.yaml, and neither may charge anything.
  */
-export async function produceLimitRefusals(sql: Sql, baseUrl: string, { key, accountId }: { key: string; accountId: number }, log: (line: string) => void): Promise<FaultRecord[]> {
+export async function produceLimitRefusals(
+  sql: Sql,
+  baseUrl: string,
+  { key, accountId }: { key: string; accountId: number },
+  log: (line: string) => void,
+): Promise<FaultRecord[]> {
   const { hostname, port } = new URL(baseUrl);
   const records: FaultRecord[] = [];
   const balanceBefore = await balanceOf(sql, accountId);
-  log(`Request limits: URL over ${DEFAULT_HTTP_LIMITS.maxUrlBytes} bytes (414), headers over ${DEFAULT_HTTP_LIMITS.maxHeaderBytes} bytes (431)`);
+  log(
+    `Request limits: URL over ${DEFAULT_HTTP_LIMITS.maxUrlBytes} bytes ` +
+      `(414), headers over ${DEFAULT_HTTP_LIMITS.maxHeaderBytes} bytes (431)`,
+  );
   for (const operation of contractOperations) {
     const target = `${operation.path}?padding=${'p'.repeat(DEFAULT_HTTP_LIMITS.maxUrlBytes)}`;
-    const long = await validateResponse('GET', target, await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } }));
+    const long = await validateResponse(
+      'GET',
+      target,
+      await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } }),
+    );
     expect(long.status === 414 && long.body.error === 'uri_too_long', `${operation.operationId} 414`, long);
-    records.push({ operation: `GET ${operation.path}`, status: 414, error: 'uri_too_long', mechanism: 'request limits', detail: `URL of ${target.length} bytes` });
+    records.push({
+      operation: `GET ${operation.path}`,
+      status: 414,
+      error: 'uri_too_long',
+      mechanism: 'request limits',
+      detail: `URL of ${target.length} bytes`,
+    });
 
     const padding = 'p'.repeat(DEFAULT_HTTP_LIMITS.maxHeaderBytes);
-    const head = [`GET ${operation.path} HTTP/1.1`, `Host: ${hostname}:${port}`, `Authorization: Bearer ${key}`, `X-Padding: ${padding}`, 'Connection: close', '', ''].join('\r\n');
+    const head = [
+      `GET ${operation.path} HTTP/1.1`,
+      `Host: ${hostname}:${port}`,
+      `Authorization: Bearer ${key}`,
+      `X-Padding: ${padding}`,
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
     const answer = await rawRequest(Number(port), head);
     const large = await validateResponse('GET', operation.path, asResponse(answer));
     expect(large.status === 431 && large.body.error === 'headers_too_large', `${operation.operationId} 431`, large);
-    records.push({ operation: `GET ${operation.path}`, status: 431, error: 'headers_too_large', mechanism: 'request limits', detail: `headers of ${head.length} bytes` });
+    records.push({
+      operation: `GET ${operation.path}`,
+      status: 431,
+      error: 'headers_too_large',
+      mechanism: 'request limits',
+      detail: `headers of ${head.length} bytes`,
+    });
   }
   const balanceAfter = await balanceOf(sql, accountId);
-  if (balanceAfter !== balanceBefore) throw new Error(`request limits: the balance went from ${balanceBefore} to ${balanceAfter}; refusals must be free`);
+  if (balanceAfter !== balanceBefore)
+    throw new Error(`request limits: the balance went from ${balanceBefore} to ${balanceAfter}; refusals must be free`);
   return records;
 }
 
@@ -40,5 +73,6 @@ async function balanceOf(sql: Sql, accountId: number): Promise<number> {
 }
 
 function expect(condition: boolean, what: string, response: { status: number; body?: unknown }): void {
-  if (!condition) throw new Error(`request limits, ${what}: unexpected answer ${response.status} ${JSON.stringify(response.body)}`);
+  if (!condition)
+    throw new Error(`request limits, ${what}: unexpected answer ${response.status} ${JSON.stringify(response.body)}`);
 }

@@ -13,7 +13,10 @@ const WARNING = /warn|error|could not|unable|skipp|unsupported|invalid/i;
  * Generates the Python client from openapi.yaml with openapi-python-client (the command
  * docs/clients.md gives customers) and calls every operation of the live service through it.
  */
-export async function generatePythonClient(python: PythonEnv, outputDir: string): Promise<{ packageDir: string; problems: string[] }> {
+export async function generatePythonClient(
+  python: PythonEnv,
+  outputDir: string,
+): Promise<{ packageDir: string; problems: string[] }> {
   const packageDir = path.join(outputDir, 'alk_client');
   fs.rmSync(outputDir, { recursive: true, force: true });
   fs.mkdirSync(outputDir, { recursive: true });
@@ -29,11 +32,24 @@ export async function generatePythonClient(python: PythonEnv, outputDir: string)
   return { packageDir, problems };
 }
 
-export async function runPythonClient(python: PythonEnv, packageDir: string, baseUrl: string, keys: FuzzKeys): Promise<boolean> {
-  const result = await run(python.bin('python'), [path.join(projectRoot, 'test', 'clients', 'python', 'check_client.py')], {
-    cwd: projectRoot,
-    env: python.env({ PYTHONPATH: path.dirname(packageDir), ALK_BASE_URL: baseUrl, ALK_FUZZ_KEYS: JSON.stringify(keys) }),
-  });
+export async function runPythonClient(
+  python: PythonEnv,
+  packageDir: string,
+  baseUrl: string,
+  keys: FuzzKeys,
+): Promise<boolean> {
+  const result = await run(
+    python.bin('python'),
+    [path.join(projectRoot, 'test', 'clients', 'python', 'check_client.py')],
+    {
+      cwd: projectRoot,
+      env: python.env({
+        PYTHONPATH: path.dirname(packageDir),
+        ALK_BASE_URL: baseUrl,
+        ALK_FUZZ_KEYS: JSON.stringify(keys),
+      }),
+    },
+  );
   process.stdout.write(result.output);
   return result.code === 0;
 }
@@ -42,14 +58,18 @@ export async function runPythonClient(python: PythonEnv, packageDir: string, bas
  * Asynchronous on purpose: this process also relays the service's database connections
  * (db-proxy.ts), so blocking its event loop would stall the service the client is calling.
  */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? 1, output: output.trim() + '\n' }));
+    child.once('exit', (code) => resolve({ code: code ?? 1, output: `${output.trim()}\n` }));
   });
 }
 

@@ -29,13 +29,21 @@ export function ensurePythonEnv(log: (line: string) => void): PythonEnv {
     log(`Installing the pinned Python tools into .venv/ (${version})`);
     fs.rmSync(VENV, { recursive: true, force: true });
     execFileSync(python, ['-m', 'venv', VENV], { stdio: 'inherit' });
-    execFileSync(bin('python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', REQUIREMENTS], {
-      stdio: ['ignore', 'inherit', 'pipe'],
-    });
+    execFileSync(
+      bin('python'),
+      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-input', '-r', REQUIREMENTS],
+      {
+        stdio: ['ignore', 'inherit', 'pipe'],
+      },
+    );
     fs.writeFileSync(STAMP, wanted);
   }
   return {
     bin,
-    env: (extra = {}) => ({ ...process.env, PATH: `${path.join(VENV, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, ...extra }),
+    env: (extra = {}) => ({
+      ...process.env,
+      PATH: `${path.join(VENV, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+      ...extra,
+    }),
   };
 }

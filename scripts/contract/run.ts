@@ -10,8 +10,9 @@
  *     malformed.
  *  4. schemathesis against the served /openapi.json: every check, positive and negative input.
  *  5. Billing invariants on the database against every response of step 4.
- *  6. Idempotency-Key replays, 422 and 400 on the same live service, and 429 on a second service
- *     process on the same database with a quota of 3 requests per key and minute.
+ *  6. 402 for a key without credits, Idempotency-Key replays, 422 and 400 on the same live
+ *     service, and 429 on a second service process on the same database with a quota of 3
+ *     requests per key and minute.
  *  7. 500 and 503 by fault injection, 414 and 431 by over-long requests, on the same live service.
  *  8. The Python client generated from openapi.yaml calls every operation.
  *  9. The coverage report: every documented status (and error code, and reason for 401) of every
@@ -24,17 +25,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../../src/config.ts';
-import { connect } from '../../src/db/client.ts';
+import { connect } from '../../src/data/client.ts';
 import { buildCoverage } from './coverage.ts';
 import { freshDatabase } from './database.ts';
 import { startDatabaseProxy } from './db-proxy.ts';
 import { produceServerErrors } from './faults.ts';
 import { checkBilling, lastLedgerId, ledgerProblems } from './invariants.ts';
 import { prepareKeys } from './keys.ts';
-import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
 import { produceLimitRefusals } from './limits.ts';
 import { generatePythonClient, pythonClientDir, runPythonClient } from './python-client.ts';
 import { ensurePythonEnv } from './python-env.ts';
+import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
 import { runSchemathesis } from './schemathesis.ts';
 import { startService } from './service.ts';
 
@@ -59,7 +60,8 @@ const cleanUp = async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup().catch((error) => console.error('cleanup:', error));
 };
 // Interrupted: still stop the service and remove the database (an embedded one runs until stopped).
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 try {
   const python = ensurePythonEnv(log);
@@ -77,32 +79,52 @@ try {
   const sql = connect(database.url, 2);
   cleanups.unshift(() => sql.end({ timeout: 5 }));
 
-  const { keys, fundedAccountId } = await prepareKeys(sql, service.url, service.demoKey);
+  const { keys, fundedAccountId, poorAccountId } = await prepareKeys(sql, service.url, service.demoKey);
   const ledgerBefore = await lastLedgerId(sql);
   const errorLogBefore = service.mark();
 
   log(`schemathesis: --max-examples ${settings.maxExamples} --seed ${settings.seed} --workers ${settings.workers}`);
   const fuzz = await runSchemathesis(python, service.url, keys, outputDir, settings);
   if (!fuzz.passed) failures.push('schemathesis reported failures (see above)');
-  log(`schemathesis sent ${fuzz.requests} requests (${fuzz.records.length} checked responses) in ${fuzz.seconds.toFixed(1)} s`);
+  log(
+    `schemathesis sent ${fuzz.requests} requests (${fuzz.records.length} ` +
+      `checked responses) in ${fuzz.seconds.toFixed(1)} s`,
+  );
   const serverErrors = service.errorsSince(errorLogBefore);
-  if (serverErrors.length > 0) failures.push(`the service logged errors during the fuzzing:\n${serverErrors.slice(0, 20).join('\n')}`);
+  if (serverErrors.length > 0)
+    failures.push(`the service logged errors during the fuzzing:\n${serverErrors.slice(0, 20).join('\n')}`);
 
   const billing = await checkBilling(sql, fuzz.records, ledgerBefore);
   failures.push(...billing.problems.slice(0, 50).map((problem) => `billing: ${problem}`));
   log(
-    `Billing invariants: every balance equals its ledger; ${billing.freeResponses} answers 400/401/402/405/422/429 charged nothing; ` +
+    `Billing invariants: every balance equals its ledger; ` +
+      `${billing.freeResponses} answers 400/401/402/405/422/429 charged nothing; ` +
       `${billing.chargedResponses} answers 200/404 charged their price once (${billing.creditsCharged} credits); ` +
       `${billing.replayedResponses} replays charged nothing; ${billing.problems.length} problems`,
   );
 
-  const limitedService = await startService(database.url, log, { env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_QUOTA) } });
+  const limitedService = await startService(database.url, log, {
+    env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_QUOTA) },
+  });
   cleanups.unshift(() => limitedService.stop());
-  const sequences = await produceRetriesAndLimits(sql, service.url, limitedService.url, { key: keys.funded, accountId: fundedAccountId }, log);
+  const sequences = await produceRetriesAndLimits(
+    sql,
+    service.url,
+    limitedService.url,
+    { key: keys.funded, accountId: fundedAccountId },
+    { key: keys.poor, accountId: poorAccountId },
+    log,
+  );
   await limitedService.stop();
   failures.push(...(await ledgerProblems(sql)).map((problem) => `after the retries and limits: ${problem}`));
 
-  const faults = await produceServerErrors(sql, proxy, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
+  const faults = await produceServerErrors(
+    sql,
+    proxy,
+    service.url,
+    { key: keys.funded, accountId: fundedAccountId },
+    log,
+  );
   failures.push(...(await ledgerProblems(sql)).map((problem) => `after fault injection: ${problem}`));
   const limits = await produceLimitRefusals(sql, service.url, { key: keys.funded, accountId: fundedAccountId }, log);
 
@@ -118,14 +140,19 @@ try {
   const coverage = buildCoverage(
     fuzz.records,
     [...sequences, ...faults, ...limits],
-    `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} requests (${fuzz.records.length} checked responses) in ` +
-      `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} --seed ${settings.seed} --workers ${settings.workers}.`,
+    `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} ` +
+      `requests (${fuzz.records.length} checked responses) in ` +
+      `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} ` +
+      `--seed ${settings.seed} --workers ${settings.workers}.`,
   );
   fs.mkdirSync(outputDir, { recursive: true });
   fs.writeFileSync(path.join(outputDir, 'coverage.md'), coverage.markdown);
   console.log(`\n${coverage.markdown}`);
   failures.push(...coverage.missing.map((missing) => `coverage: ${missing}`));
-  log(`schemathesis: ${fuzz.requests} requests in ${fuzz.seconds.toFixed(1)} s (seed ${settings.seed}); coverage report: test-results/contract/coverage.md`);
+  log(
+    `schemathesis: ${fuzz.requests} requests in ${fuzz.seconds.toFixed(1)} s ` +
+      `(seed ${settings.seed}); coverage report: test-results/contract/coverage.md`,
+  );
 } catch (error) {
   failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
 } finally {

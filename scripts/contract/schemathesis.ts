@@ -37,19 +37,34 @@ export interface FuzzResult {
 const HOOKS_DIR = path.join(projectRoot, 'test', 'contract', 'schemathesis');
 
 /** `st run` against the served contract with every check, both modes and the alk_fuzz hooks. */
-export async function runSchemathesis(python: PythonEnv, baseUrl: string, keys: FuzzKeys, outputDir: string, settings: FuzzSettings): Promise<FuzzResult> {
+export async function runSchemathesis(
+  python: PythonEnv,
+  baseUrl: string,
+  keys: FuzzKeys,
+  outputDir: string,
+  settings: FuzzSettings,
+): Promise<FuzzResult> {
   fs.mkdirSync(outputDir, { recursive: true });
   for (const file of ['responses.jsonl', 'requests.json']) fs.rmSync(path.join(outputDir, file), { force: true });
   const args = [
-    '--config-file', path.join(HOOKS_DIR, 'schemathesis.toml'),
-    'run', `${baseUrl}/openapi.json`,
-    '--checks', 'all',
-    '--mode', 'all',
-    '--max-examples', String(settings.maxExamples),
-    '--seed', String(settings.seed),
-    '--workers', String(settings.workers),
-    '--report', 'junit',
-    '--report-junit-path', path.join(outputDir, 'schemathesis-junit.xml'),
+    '--config-file',
+    path.join(HOOKS_DIR, 'schemathesis.toml'),
+    'run',
+    `${baseUrl}/openapi.json`,
+    '--checks',
+    'all',
+    '--mode',
+    'all',
+    '--max-examples',
+    String(settings.maxExamples),
+    '--seed',
+    String(settings.seed),
+    '--workers',
+    String(settings.workers),
+    '--report',
+    'junit',
+    '--report-junit-path',
+    path.join(outputDir, 'schemathesis-junit.xml'),
   ];
   const env = python.env({
     SCHEMATHESIS_HOOKS: 'alk_fuzz',
@@ -60,7 +75,8 @@ export async function runSchemathesis(python: PythonEnv, baseUrl: string, keys: 
   });
   const started = performance.now();
   const exitCode = await new Promise<number>((resolve, reject) => {
-    // Run inside the output folder: schemathesis and hypothesis keep their caches (crash replays) in the working directory.
+    // Run inside the output folder: schemathesis and hypothesis keep their caches (crash replays) in the working
+    // directory.
     const child = spawn(python.bin('st'), args, { cwd: outputDir, env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
     child.once('exit', (code) => resolve(code ?? 1));
@@ -69,9 +85,15 @@ export async function runSchemathesis(python: PythonEnv, baseUrl: string, keys: 
   const recordsFile = path.join(outputDir, 'responses.jsonl');
   const countFile = path.join(outputDir, 'requests.json');
   const records = fs.existsSync(recordsFile)
-    ? fs.readFileSync(recordsFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as FuzzRecord)
+    ? fs
+        .readFileSync(recordsFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as FuzzRecord)
     : [];
-  const requests = fs.existsSync(countFile) ? (JSON.parse(fs.readFileSync(countFile, 'utf8')) as { requests: number }).requests : 0;
+  const requests = fs.existsSync(countFile)
+    ? (JSON.parse(fs.readFileSync(countFile, 'utf8')) as { requests: number }).requests
+    : 0;
   return { passed: exitCode === 0, requests, seconds, records: uniqueByRequestId(records) };
 }
 

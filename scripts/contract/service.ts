@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { projectRoot } from '../../src/config.ts';
 
@@ -22,7 +22,11 @@ export interface ServiceOptions {
   env?: Record<string, string>;
 }
 
-export async function startService(databaseUrl: string, log: (line: string) => void, { env = {} }: ServiceOptions = {}): Promise<ServiceProcess> {
+export async function startService(
+  databaseUrl: string,
+  log: (line: string) => void,
+  { env = {} }: ServiceOptions = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'on', ...env },
@@ -65,7 +69,7 @@ export async function startService(databaseUrl: string, log: (line: string) => v
   };
 }
 
-/** A structured log line (logger.ts) of level error or fatal: a 500, or worse. */
+/** A structured log line (src/observability/logger.ts) of level error or fatal: a 500, or worse. */
 function isErrorLogLine(line: string): boolean {
   if (!line.startsWith('{')) return false;
   try {

@@ -1,8 +1,17 @@
-import type { Sql } from '../db/client.ts';
-import { type DebitRequest, type DebitResult, debitCalls } from '../db/billing.ts';
+import { type DebitRequest, type DebitResult, debitCalls } from '../data/billing.ts';
+import type { Sql } from '../data/client.ts';
 
 /** The most calls one debit statement carries; a longer queue is drained in several. */
 const MAX_CALLS_PER_STATEMENT = 256;
+
+/**
+ * How long a debit statement may go unanswered before its calls fail as "outcome unknown" (503,
+ * their refunds owed and matched by call id) and the next statement goes. Longer than any
+ * statement timeout the service runs with. postgres.js can strand a query whose connection the
+ * server terminated mid-statement: it never settles (porsager/postgres #1195, #1199), and with one
+ * statement in flight every later debit would wait behind it for ever.
+ */
+export const DEBIT_DEADLINE_MS = 10_000;
 
 interface PendingCall {
   request: DebitRequest;
@@ -25,7 +34,10 @@ export class CoalescedDebits {
   /** The calls that arrived while a statement was in flight, in arrival order; null when none is. */
   #waiting: PendingCall[] | null = null;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly deadlineMs = DEBIT_DEADLINE_MS,
+  ) {}
 
   debit(request: DebitRequest): Promise<DebitResult> {
     return new Promise((resolve, reject) => {
@@ -44,11 +56,17 @@ export class CoalescedDebits {
 
   async #run(batch: PendingCall[]): Promise<void> {
     try {
-      const results = await debitCalls(this.sql, batch.map((pending) => pending.request));
-      batch.forEach((pending, index) => pending.settle({ result: results[index] }));
+      const results = await withDeadline(
+        debitCalls(
+          this.sql,
+          batch.map((pending) => pending.request),
+        ),
+        this.deadlineMs,
+      );
+      for (const [index, pending] of batch.entries()) pending.settle({ result: results[index] });
     } catch (error) {
       // Every call of the statement fails with it; when the statement may still have committed
-      // (a lost connection), billing owes each call its refund (see middleware/billing.ts).
+      // (a lost connection), billing owes each call its refund (./middleware.ts, `oweUncertain` in ./billing.ts).
       for (const pending of batch) pending.settle({ error });
     }
     const waiting = this.#waiting!;
@@ -58,4 +76,16 @@ export class CoalescedDebits {
     }
     void this.#run(waiting.splice(0, MAX_CALLS_PER_STATEMENT));
   }
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error(`the debit statement did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    );
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

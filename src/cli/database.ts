@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
-import { connect, type Sql } from '../db/client.ts';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
-import { migrate } from '../db/migrate.ts';
+import { connect, type Sql } from '../data/client.ts';
+import { startEmbeddedPostgres } from '../data/embedded.ts';
+import { migrate } from '../data/migrate.ts';
 
 export interface OpenDatabase {
   sql: Sql;
@@ -15,7 +15,10 @@ export interface OpenDatabase {
  */
 export async function openDatabase(): Promise<OpenDatabase> {
   const config = loadConfig();
-  const embedded = config.databaseUrl === undefined ? await startEmbeddedPostgres(config.embeddedDataDir, config.embeddedPort) : undefined;
+  const embedded =
+    config.databaseUrl === undefined
+      ? await startEmbeddedPostgres(config.embeddedDataDir, config.embeddedPort)
+      : undefined;
   const url = config.databaseUrl ?? embedded!.url;
   try {
     await migrate(url);

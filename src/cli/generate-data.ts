@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { startProgress } from '../ingest/progress.ts';
 import { isCalendarDate } from '../ingest/fields.ts';
+import { startProgress } from '../ingest/progress.ts';
 import { DEFAULT_SEED } from '../synthetic/generator.ts';
 import { companionPath, writeDataset } from '../synthetic/write-files.ts';
 
@@ -21,7 +21,8 @@ const MAX_OBSERVATIONS = 1_000_000_000;
 
 const count = (value: string) => {
   const n = Number(value);
-  if (!/^[0-9]+$/.test(value) || n < 1 || n > MAX_OBSERVATIONS) throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_OBSERVATIONS}.`);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > MAX_OBSERVATIONS)
+    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_OBSERVATIONS}.`);
   return n;
 };
 
@@ -57,7 +58,10 @@ function buildProgram(io: GenerateIo): Command {
     )
     .requiredOption('--observations <n>', 'number of observation records', count)
     .option('--seed <n>', 'seed of the random background population', seed, DEFAULT_SEED)
-    .option('--out <file>', 'observations file: .ndjson or .csv, .gz to compress, - for standard output (default: observations-N.ndjson)')
+    .option(
+      '--out <file>',
+      'observations file: .ndjson or .csv, .gz to compress, - for standard output (default: observations-N.ndjson)',
+    )
     .option('--crawls <file>', 'crawls file (default: beside --out, e.g. crawls-N.ndjson; none with --out -)')
     .option('--no-crawls', 'write no crawls file')
     .option('--labels <file>', 'labels file (default: beside --out, e.g. labels-N.ndjson; none with --out -)')
@@ -73,10 +77,15 @@ function buildProgram(io: GenerateIo): Command {
         given === false ? null : typeof given === 'string' ? given : out === '-' ? null : companionPath(out, kind);
       let written = 0;
       const stopProgress = options.progress
-        ? startProgress({ label: 'generate-data', stream: io.err, size: options.observations, sample: () => ({ rows: written, bytes: written }) })
+        ? startProgress({
+            label: 'generate-data',
+            stream: io.err,
+            size: options.observations,
+            sample: () => ({ rows: written, bytes: written }),
+          })
         : () => {};
       const started = performance.now();
-      let files;
+      let files: Awaited<ReturnType<typeof writeDataset>>;
       try {
         files = await writeDataset({
           observations: options.observations,
@@ -92,9 +101,14 @@ function buildProgram(io: GenerateIo): Command {
         stopProgress();
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const lines = [`Wrote ${files.observations.records.toLocaleString('en-US')} observations to ${describe(files.observations.path)}`];
-      if (files.crawls) lines.push(`${files.crawls.records.toLocaleString('en-US')} crawls to ${describe(files.crawls.path)}`);
-      if (files.labels) lines.push(`${files.labels.records.toLocaleString('en-US')} labels to ${describe(files.labels.path)}`);
+      const lines = [
+        `Wrote ${files.observations.records.toLocaleString('en-US')} ` +
+          `observations to ${describe(files.observations.path)}`,
+      ];
+      if (files.crawls)
+        lines.push(`${files.crawls.records.toLocaleString('en-US')} crawls to ${describe(files.crawls.path)}`);
+      if (files.labels)
+        lines.push(`${files.labels.records.toLocaleString('en-US')} labels to ${describe(files.labels.path)}`);
       const summary = `${lines.join(', ')} in ${seconds} s (seed ${options.seed}).\n`;
       // Standard output may be the data itself.
       if (out === '-') io.err.write(summary);
@@ -110,7 +124,8 @@ export async function runGenerateData(argv: string[], io: GenerateIo): Promise<n
     await buildProgram(io).parseAsync(argv.length === 0 ? ['--help'] : argv, { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? 0 : 2;
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? 0 : 2;
     io.err.write(`generate-data: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
@@ -122,7 +137,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  runGenerateData(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: process.stderr, stdout: process.stdout }).then(
+  runGenerateData(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: process.stderr,
+    stdout: process.stdout,
+  }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       process.stderr.write(`generate-data: ${error instanceof Error ? error.stack : String(error)}\n`);

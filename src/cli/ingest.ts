@@ -1,21 +1,21 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Sql } from '../data/client.ts';
 import {
   CRAWL_FIELDS,
   DEFAULT_BATCH_SIZE,
+  type IngestOptions,
+  type IngestSummary,
   ingestCrawls,
   ingestLabels,
   ingestObservations,
   LABEL_FIELDS,
   MAX_BATCH_SIZE,
   OBSERVATION_FIELDS,
-  type IngestOptions,
-  type IngestSummary,
   type Records,
 } from '../ingest/index.ts';
-import type { Sql } from '../db/client.ts';
 import { startProgress } from '../ingest/progress.ts';
-import { FORMATS, InputError, openInput, type Format } from '../ingest/read-records.ts';
+import { FORMATS, type Format, InputError, openInput } from '../ingest/read-records.ts';
 import { defaultRejectsPath, RejectsFile } from '../ingest/rejects-file.ts';
 import { openDatabase } from './database.ts';
 
@@ -36,11 +36,20 @@ export interface IngestIo {
 
 type Kind = 'observations' | 'crawls' | 'labels';
 
-const KINDS: Record<Kind, { ingest: (sql: Sql, records: Records, options: IngestOptions) => Promise<IngestSummary>; fields: readonly string[]; about: string }> = {
+const KINDS: Record<
+  Kind,
+  {
+    ingest: (sql: Sql, records: Records, options: IngestOptions) => Promise<IngestSummary>;
+    fields: readonly string[];
+    about: string;
+  }
+> = {
   observations: {
     ingest: ingestObservations,
     fields: OBSERVATION_FIELDS,
-    about: 'creative_id, advertiser_id (AR + digits), advertiser_name, country (two letters), landing_url, seen_on (YYYY-MM-DD)',
+    about:
+      'creative_id, advertiser_id (AR + digits), advertiser_name, ' +
+      'country (two letters), landing_url, seen_on (YYYY-MM-DD)',
   },
   crawls: {
     ingest: ingestCrawls,
@@ -78,7 +87,10 @@ interface CommandOptions {
 
 function buildProgram(io: IngestIo): Command {
   const program = new Command('ingest')
-    .description('Load observations, crawls or labels from an NDJSON or CSV file into the Advertiser and Landing-Domain Lookup API.')
+    .description(
+      'Load observations, crawls or labels from an NDJSON or CSV ' +
+        'file into the Advertiser and Landing-Domain Lookup API.',
+    )
     .usage('<observations|crawls|labels> <file> [options]')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: (text) => io.err.write(text) })
@@ -95,7 +107,9 @@ function buildProgram(io: IngestIo): Command {
 never stop a load: each is written with its line number and reason to the rejects file and counted.
 Loading the same file again changes nothing; an interrupted load is completed by running it again.`,
       )
-      .addOption(new Option('--format <format>', 'file format (default: from the extension, else guessed)').choices(FORMATS))
+      .addOption(
+        new Option('--format <format>', 'file format (default: from the extension, else guessed)').choices(FORMATS),
+      )
       .option('--rejects <path>', 'where to write rejected records (default: beside FILE, <name>.rejects.<format>)')
       .option('--json', 'print only the summary, as one JSON object, on standard output')
       .option('--batch-size <rows>', `rows per transaction (default: ${DEFAULT_BATCH_SIZE})`, batchSize)
@@ -109,7 +123,11 @@ async function load(kind: Kind, file: string, options: CommandOptions, io: Inges
   const { ingest, fields } = KINDS[kind];
   // The input first: an unreadable file fails before the database is started.
   const input = await openInput(file, { format: options.format, fields, stdin: io.stdin });
-  const rejects = new RejectsFile(options.rejects ?? defaultRejectsPath(file, kind, input.format), input.format, () => input.csvHeader);
+  const rejects = new RejectsFile(
+    options.rejects ?? defaultRejectsPath(file, kind, input.format),
+    input.format,
+    () => input.csvHeader,
+  );
   const database = await openDatabase().catch((error: unknown) => {
     throw new CannotStart(`cannot open the database: ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -140,11 +158,14 @@ async function load(kind: Kind, file: string, options: CommandOptions, io: Inges
     });
   } catch (error) {
     if (error instanceof InputError && rows > 0) {
-      throw new InputError(`${error.message} (after ${rows.toLocaleString('en-US')} rows; the batches applied before are committed)`);
+      throw new InputError(
+        `${error.message} (after ${rows.toLocaleString('en-US')} rows; the batches applied before are committed)`,
+      );
     }
     if (error instanceof Interrupted) {
       throw new Interrupted(
-        `interrupted after ${rows.toLocaleString('en-US')} rows; every batch applied so far is committed. Run the same command again to complete the load.`,
+        `interrupted after ${rows.toLocaleString('en-US')} rows; every batch applied ` +
+          `so far is committed. Run the same command again to complete the load.`,
       );
     }
     throw error;
@@ -175,7 +196,8 @@ async function load(kind: Kind, file: string, options: CommandOptions, io: Inges
   const n = (value: number) => value.toLocaleString('en-US');
   io.out(
     `Loaded ${kind} from ${input.name} in ${seconds.toFixed(1)} s (${n(result.rows_per_second)} rows/s): ` +
-      `${n(summary.read)} read, ${n(summary.new)} new, ${n(summary.updated)} updated, ${n(summary.unchanged)} unchanged, ${n(summary.rejected)} rejected.\n` +
+      `${n(summary.read)} read, ${n(summary.new)} new, ${n(summary.updated)} ` +
+      `updated, ${n(summary.unchanged)} unchanged, ${n(summary.rejected)} rejected.\n` +
       (result.rejects_file ? `Rejected records, with line numbers and reasons: ${result.rejects_file}\n` : ''),
   );
 }
@@ -199,7 +221,8 @@ export async function runIngest(argv: string[], io: IngestIo): Promise<number> {
     io.err.write(
       error instanceof InputError || error instanceof CannotStart
         ? `ingest: ${message}\n`
-        : `ingest: the load stopped: ${message}\nEvery batch applied before is committed; run the same command again to complete the load.\n`,
+        : `ingest: the load stopped: ${message}\nEvery batch applied before ` +
+            `is committed; run the same command again to complete the load.\n`,
     );
     return 1;
   }

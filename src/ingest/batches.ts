@@ -1,6 +1,6 @@
-import type { Sql } from '../db/client.ts';
-import { copyInto, type Connection } from './copy.ts';
-import { reject, RecordRejected } from './fields.ts';
+import type { Sql } from '../data/client.ts';
+import { type Connection, copyInto } from './copy.ts';
+import { RecordRejected, reject } from './fields.ts';
 
 export type Records = AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>;
 
@@ -146,7 +146,12 @@ function leadingFields(fields: string, count: number): string {
  * The summary counts every record; rejects come in input order with their line: the record's
  * LINE when it carries one, else its 1-based position.
  */
-export async function ingestInBatches(sql: Sql, records: Records, options: IngestOptions, kind: IngestKind): Promise<IngestSummary> {
+export async function ingestInBatches(
+  sql: Sql,
+  records: Records,
+  options: IngestOptions,
+  kind: IngestKind,
+): Promise<IngestSummary> {
   const size = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH_SIZE) {
     throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH_SIZE}, got ${options.batchSize}`);
@@ -163,7 +168,10 @@ export async function ingestInBatches(sql: Sql, records: Records, options: Inges
   const settle = async (batch: Batch) => {
     const found = batch.invalid;
     if (batch.rows > 0) {
-      const outcome = await applyBatch(connection, kind, batch.flushChunk(), { rows: batch.rows, repeats: batch.repeats });
+      const outcome = await applyBatch(connection, kind, batch.flushChunk(), {
+        rows: batch.rows,
+        repeats: batch.repeats,
+      });
       summary.new += outcome.counts.new;
       summary.updated += outcome.counts.updated;
       summary.unchanged += outcome.counts.unchanged;
@@ -255,13 +263,19 @@ async function dropTables(connection: Connection, kind: IngestKind): Promise<voi
  * for statements this short and would be triggered by the penalty that disables sequential scans.
  * The commit does not wait for the disk: the load waits once, at its end (waitForDurability).
  */
-async function applyBatch(connection: Connection, kind: IngestKind, chunks: string[], staged: StagedBatch): Promise<BatchOutcome> {
+async function applyBatch(
+  connection: Connection,
+  kind: IngestKind,
+  chunks: string[],
+  staged: StagedBatch,
+): Promise<BatchOutcome> {
   const [staging] = Object.keys(kind.tables);
   await connection.unsafe('BEGIN');
   try {
     await copyInto(connection, `COPY ${staging} (${kind.columns.join(', ')}) FROM STDIN`, chunks);
     await connection.unsafe(
-      `SELECT pg_advisory_xact_lock(${kind.lock}); SET LOCAL enable_seqscan = off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off`,
+      `SELECT pg_advisory_xact_lock(${kind.lock}); SET LOCAL enable_seqscan ` +
+        `= off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off`,
     );
     const outcome = await kind.apply(connection, staged);
     await connection.unsafe('COMMIT');

@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import type postgres from 'postgres';
 
 /** A connection held for the whole of one load: its temp tables live as long as it does. */
+// biome-ignore lint/complexity/noBannedTypes: postgres.js's own spelling of "no custom types"
 export type Connection = postgres.ReservedSql<{}>;
 
 const SPECIAL = /[\\\t\n\r]/;
@@ -24,7 +25,9 @@ export function copyField(value: string | null): string {
  * would hang. The query's reject hook is wrapped to surface that error instead.
  */
 export async function copyInto(connection: Connection, statement: string, chunks: readonly string[]): Promise<void> {
-  const query = connection.unsafe(statement) as postgres.PendingQuery<postgres.Row[]> & { reject?: (error: unknown) => void };
+  const query = connection.unsafe(statement) as postgres.PendingQuery<postgres.Row[]> & {
+    reject?: (error: unknown) => void;
+  };
   const failed = new Promise<never>((_, reject) => {
     const original = query.reject;
     query.reject = (error: unknown) => {

@@ -1,12 +1,12 @@
-import type { Sql } from '../db/client.ts';
-import { rootDomain } from '../domain/root-domain.ts';
+import { rootDomain } from '../contract/root-domain.ts';
+import type { Sql } from '../data/client.ts';
 import {
-  countStatuses,
-  ingestInBatches,
   type BatchOutcome,
+  countStatuses,
   type IngestKind,
   type IngestOptions,
   type IngestSummary,
+  ingestInBatches,
   type Records,
   type RowStatus,
 } from './batches.ts';

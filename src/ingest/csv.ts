@@ -1,4 +1,4 @@
-import { isBlank, MAX_LINE_BYTES, type Line } from './lines.ts';
+import { isBlank, type Line, MAX_LINE_BYTES } from './lines.ts';
 
 /** One CSV record: its fields, or why it has none, and the physical lines it spans. */
 export interface CsvRecord {

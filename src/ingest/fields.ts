@@ -1,10 +1,13 @@
 /**
- * Field rules shared by the three ingest kinds (product decisions §8, "Ingest").
+ * Field rules shared by the three ingest kinds (docs/product-rules.md §10, R10.4).
  *
  * A record is a plain object whose values normally are strings. JSON `null`, a missing field,
  * an empty string and a string of only white space are all "missing"; any other non-string value
  * is malformed. A failed rule throws RecordRejected, which the batch runner turns into a reject.
  */
+
+// The longest name ingest stores is the longest a lookup accepts (docs/product-rules.md R10.7, R3.8).
+import { MAX_NAME_CODE_POINTS } from '../contract/parameters.ts';
 
 export class RecordRejected extends Error {
   constructor(readonly reason: string) {
@@ -28,10 +31,8 @@ export function requiredText(record: Record<string, unknown>, field: string): st
   return optionalText(record, field) ?? reject(`missing ${field}`);
 }
 
-/** Longest advertiser name, in code points (§3: a longer `name` parameter is invalid too). */
-export const MAX_NAME_CODE_POINTS = 512;
-
 // PostgreSQL text cannot hold NUL, and a lone surrogate cannot be stored as UTF-8 unchanged.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters, on purpose
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** An advertiser name, kept exactly as given: never trimmed, case-folded or normalized. */
@@ -76,8 +77,11 @@ export function utcDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-const TIMESTAMP =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,][0-9]+)?)?(?:(Z)|([+-])([0-9]{2}):?([0-9]{2}))?$/i;
+const TIMESTAMP = new RegExp(
+  '^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,][0-9]+)?)?' +
+    '(?:(Z)|([+-])([0-9]{2}):?([0-9]{2}))?$',
+  'i',
+);
 
 /**
  * A crawl time as UTC `YYYY-MM-DD HH:MM:SS`: without an offset the value is UTC already, with `Z`
@@ -99,7 +103,10 @@ export function utcTimestamp(record: Record<string, unknown>, field: string): st
   const utc = new Date(local.getTime() - offsetMinutes * 60_000);
   const utcYear = utc.getUTCFullYear();
   if (utcYear < 1 || utcYear > 9999) reject(`impossible date ${field}`);
-  return `${String(utcYear).padStart(4, '0')}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())} ${pad(utc.getUTCHours())}:${pad(utc.getUTCMinutes())}:${pad(utc.getUTCSeconds())}`;
+  return (
+    `${String(utcYear).padStart(4, '0')}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}` +
+    ` ${pad(utc.getUTCHours())}:${pad(utc.getUTCMinutes())}:${pad(utc.getUTCSeconds())}`
+  );
 }
 
 function pad(value: number): string {

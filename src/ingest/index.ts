@@ -3,8 +3,19 @@
  * operator CLI. Records are validated in JavaScript, copied to PostgreSQL (COPY) and applied
  * set-based in batches, one transaction each; see each function for its rules.
  */
-export { ingestObservations, OBSERVATION_FIELDS } from './observations.ts';
+
+export {
+  DEFAULT_BATCH_SIZE,
+  type IngestOptions,
+  type IngestReject,
+  type IngestSummary,
+  LINE,
+  MAX_BATCH_SIZE,
+  type Records,
+  TEXT,
+  UNREADABLE,
+} from './batches.ts';
 export { CRAWL_FIELDS, ingestCrawls } from './crawls.ts';
-export { ingestLabels, LABEL_FIELDS, type AdvertiserType } from './labels.ts';
+export { ingestLabels, LABEL_FIELDS } from './labels.ts';
+export { ingestObservations, OBSERVATION_FIELDS } from './observations.ts';
 export { checkAggregates } from './verify.ts';
-export { DEFAULT_BATCH_SIZE, LINE, MAX_BATCH_SIZE, TEXT, UNREADABLE, type IngestOptions, type IngestReject, type IngestSummary, type Records } from './batches.ts';

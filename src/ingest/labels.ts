@@ -1,18 +1,17 @@
-import type { Sql } from '../db/client.ts';
+import type { components } from '../../generated/api-types.ts';
+import type { Sql } from '../data/client.ts';
 import {
-  countStatuses,
-  ingestInBatches,
   type BatchOutcome,
+  countStatuses,
   type IngestKind,
   type IngestOptions,
   type IngestSummary,
+  ingestInBatches,
   type Records,
   type RowStatus,
 } from './batches.ts';
-import { copyField, type Connection } from './copy.ts';
+import { type Connection, copyField } from './copy.ts';
 import { advertiserName, reject } from './fields.ts';
-
-export type AdvertiserType = 'agency' | 'direct';
 
 /** The fields of a label record, as named in files. */
 export const LABEL_FIELDS = ['advertiser_name', 'advertiser_type'] as const;
@@ -46,7 +45,7 @@ function validateLabel(record: Record<string, unknown>): string {
   const name = advertiserName(record);
   const type = record.advertiser_type;
   // null clears the label.
-  let label: AdvertiserType | null;
+  let label: components['schemas']['AdvertiserType'] | null;
   if (type === undefined || type === null || type === '' || type === 'none') label = null;
   else if (type === 'agency' || type === 'direct') label = type;
   else reject('unknown advertiser_type');

@@ -39,7 +39,8 @@ export class LineSplitter {
     const lines: Line[] = [];
     if (done) {
       this.ended = true;
-      if (this.rest !== undefined && this.rest.length > 0 && !this.skipping) lines.push(this.lineOf(this.rest, 0, this.rest.length));
+      if (this.rest !== undefined && this.rest.length > 0 && !this.skipping)
+        lines.push(this.lineOf(this.rest, 0, this.rest.length));
       this.rest = undefined;
       return lines;
     }
@@ -70,12 +71,17 @@ export class LineSplitter {
     const crlf = end > start && buffer[end - 1] === CARRIAGE_RETURN;
     if (crlf) end -= 1;
     if (end - start > MAX_LINE_BYTES) {
-      return { line, text: `${buffer.toString('utf8', start, start + KEPT_OF_LONG_LINE)}…`, problem: `line longer than ${MAX_LINE_BYTES} bytes` };
+      return {
+        line,
+        text: `${buffer.toString('utf8', start, start + KEPT_OF_LONG_LINE)}…`,
+        problem: `line longer than ${MAX_LINE_BYTES} bytes`,
+      };
     }
     let text = buffer.toString('utf8', start, end);
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     // Decoding replaces invalid bytes with U+FFFD; only then is the line worth checking.
-    if (text.includes('\uFFFD') && !isUtf8(buffer.subarray(start, end))) return { line, text, problem: 'not valid UTF-8' };
+    if (text.includes('\uFFFD') && !isUtf8(buffer.subarray(start, end)))
+      return { line, text, problem: 'not valid UTF-8' };
     return crlf ? { line, text, crlf } : { line, text };
   }
 }

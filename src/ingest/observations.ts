@@ -1,30 +1,38 @@
 import type postgres from 'postgres';
-import type { Sql } from '../db/client.ts';
-import { rootDomain } from '../domain/root-domain.ts';
+import { rootDomain } from '../contract/root-domain.ts';
+import type { Sql } from '../data/client.ts';
 import {
-  countStatuses,
-  ingestInBatches,
-  MAX_BATCH_SIZE,
   type BatchOutcome,
+  countStatuses,
   type IngestKind,
   type IngestOptions,
   type IngestSummary,
+  ingestInBatches,
+  MAX_BATCH_SIZE,
   type Records,
   type RowStatus,
   type StagedBatch,
 } from './batches.ts';
-import { copyField, type Connection } from './copy.ts';
+import { type Connection, copyField } from './copy.ts';
 import { advertiserName, calendarDate, reject, requiredText, utcDate } from './fields.ts';
 
 /** The fields of an observation record, as named in files. */
-export const OBSERVATION_FIELDS = ['creative_id', 'advertiser_id', 'advertiser_name', 'country', 'landing_url', 'seen_on'] as const;
+export const OBSERVATION_FIELDS = [
+  'creative_id',
+  'advertiser_id',
+  'advertiser_name',
+  'country',
+  'landing_url',
+  'seen_on',
+] as const;
 
 const ADVERTISER_ID = /^AR[0-9]{1,30}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 /** Creative ids are opaque, but must be one printable token that PostgreSQL stores unchanged. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters, on purpose
 const CREATIVE_ID = /^[^\s\u0000-\u001f\u007f\uD800-\uDFFF]{1,256}$/u;
 
-/** ingest_seq = batch number * stride + position in the batch (see migration 0002). */
+/** ingest_seq = batch number * stride + position in the batch (see migrations/00002_observations). */
 const INGEST_SEQ_STRIDE = 1_000_000;
 if (MAX_BATCH_SIZE >= INGEST_SEQ_STRIDE) throw new Error('a batch must fit in the ingest_seq stride');
 
@@ -32,7 +40,7 @@ if (MAX_BATCH_SIZE >= INGEST_SEQ_STRIDE) throw new Error('a batch must fit in th
 const OBSERVATIONS_LOCK = 7_310_001;
 
 /**
- * Loads observation records (product decisions §1 and §8 "Ingest").
+ * Loads observation records (docs/product-rules.md §1, and R10.5–R10.13 of §10).
  *
  * Rows are read in order and behave as if applied one at a time: a row whose identity
  * (creative, day, landing root domain) is unknown is "new"; one that changes the name or country
@@ -45,7 +53,11 @@ const OBSERVATIONS_LOCK = 7_310_001;
  * affects, commits in one transaction; an error stops the load after the last committed batch,
  * and loading the whole input again completes it. The load returns once every batch is durable.
  */
-export async function ingestObservations(sql: Sql, records: Records, options: IngestOptions = {}): Promise<IngestSummary> {
+export async function ingestObservations(
+  sql: Sql,
+  records: Records,
+  options: IngestOptions = {},
+): Promise<IngestSummary> {
   return ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
 }
 
@@ -100,7 +112,16 @@ function observationsKind(today: string): IngestKind {
         month         date NOT NULL,
         creatives     integer NOT NULL`,
     },
-    columns: ['pos', 'creative_id', 'seen_on', 'landing_domain', 'advertiser_id', 'advertiser_name', 'country', 'month'],
+    columns: [
+      'pos',
+      'creative_id',
+      'seen_on',
+      'landing_domain',
+      'advertiser_id',
+      'advertiser_name',
+      'country',
+      'month',
+    ],
     validate: (record) => validateObservation(record, today),
     identityFields: 3,
     apply: applyObservations,
@@ -121,7 +142,10 @@ function validateObservation(record: Record<string, unknown>, today: string): st
   if (landingDomain === null) reject('landing_url has no registrable domain');
   // Only the creative id and the name can hold characters COPY must escape. The calendar month
   // is the date's first day, which the aggregates group by.
-  return `${copyField(creativeId)}\t${seenOn}\t${landingDomain}\t${advertiserId}\t${copyField(name)}\t${country.toUpperCase()}\t${seenOn.slice(0, 8)}01`;
+  return (
+    `${copyField(creativeId)}\t${seenOn}\t${landingDomain}\t${advertiserId}` +
+    `\t${copyField(name)}\t${country.toUpperCase()}\t${seenOn.slice(0, 8)}01`
+  );
 }
 
 /**
@@ -197,13 +221,7 @@ function classifyRepeats(connection: Connection) {
         FROM ingest_staged s JOIN ingest_claims c ON c.creative_id = s.creative_id AND c.owner = s.advertiser_id
         WINDOW same_identity AS (PARTITION BY s.creative_id, s.seen_on, s.landing_domain ORDER BY s.pos)
       ) s
-      LEFT JOIN LATERAL (
-        SELECT true AS stored, o.advertiser_name, o.country
-        FROM observations o
-        WHERE NOT s.fresh
-          AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
-        LIMIT 1
-      ) o ON true
+      ${storedIdentity(connection, 's')}
     ), changed AS (
       INSERT INTO ingest_changes
       SELECT DISTINCT ON (creative_id, seen_on, landing_domain)
@@ -214,6 +232,21 @@ function classifyRepeats(connection: Connection) {
       ORDER BY creative_id, seen_on, landing_domain, pos DESC
     )
     SELECT status, count(*)::integer AS count FROM classified GROUP BY status`;
+}
+
+/**
+ * The observation already stored with the identity (creative, day, landing domain) of the staged
+ * row `s`, as `o`; looked up only when the creative is not fresh (`fresh` of the relation named).
+ */
+function storedIdentity(connection: Connection, fresh: 's' | 'c') {
+  return connection`
+    LEFT JOIN LATERAL (
+      SELECT true AS stored, o.advertiser_name, o.country
+      FROM observations o
+      WHERE NOT ${connection(fresh)}.fresh
+        AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
+      LIMIT 1
+    ) o ON true`;
 }
 
 /**
@@ -229,13 +262,7 @@ function classifyFirsts(connection: Connection) {
              currval('ingest_batches') * ${INGEST_SEQ_STRIDE} + s.pos, s.month, o.stored IS NOT NULL, c.fresh
       FROM ingest_staged s
       JOIN ingest_claims c ON c.creative_id = s.creative_id AND c.owner = s.advertiser_id
-      LEFT JOIN LATERAL (
-        SELECT true AS stored, o.advertiser_name, o.country
-        FROM observations o
-        WHERE NOT c.fresh
-          AND o.creative_id = s.creative_id AND o.seen_on = s.seen_on AND o.landing_domain = s.landing_domain
-        LIMIT 1
-      ) o ON true
+      ${storedIdentity(connection, 'c')}
       WHERE o.stored IS NULL OR (s.advertiser_name, s.country) <> (o.advertiser_name, o.country)
       RETURNING stored
     )
@@ -290,12 +317,15 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
       FROM ingest_changes
       WHERE NOT stored
       ORDER BY creative_id, seen_on, landing_domain`,
-    ...probing(connection, connection`
+    ...probing(
+      connection,
+      connection`
       UPDATE observations o
       SET advertiser_name = c.advertiser_name, country = c.country, ingest_seq = c.ingest_seq
       FROM ingest_changes c
       WHERE c.stored
-        AND o.creative_id = c.creative_id AND o.seen_on = c.seen_on AND o.landing_domain = c.landing_domain`),
+        AND o.creative_id = c.creative_id AND o.seen_on = c.seen_on AND o.landing_domain = c.landing_domain`,
+    ),
     connection`
       INSERT INTO ingest_advertisers (advertiser_id, fresh)
       SELECT a.advertiser_id, k.known IS NULL
@@ -324,7 +354,9 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
       SELECT advertiser_id, landing_domain, creatives, first_seen, last_seen
       FROM ingest_pairs WHERE new_pair
       ORDER BY advertiser_id, landing_domain`,
-    ...probing(connection, connection`
+    ...probing(
+      connection,
+      connection`
       UPDATE identifier_domains i
       SET creatives = i.creatives + p.creatives,
           first_seen = least(i.first_seen, p.first_seen),
@@ -332,7 +364,8 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
       FROM ingest_pairs p
       WHERE NOT p.new_pair
         AND i.advertiser_id = p.advertiser_id AND i.landing_domain = p.landing_domain
-        AND (p.creatives > 0 OR p.first_seen < i.first_seen OR p.last_seen > i.last_seen)`),
+        AND (p.creatives > 0 OR p.first_seen < i.first_seen OR p.last_seen > i.last_seen)`,
+    ),
     connection`
       INSERT INTO landing_domain_stats AS d (domain, advertisers)
       SELECT landing_domain, count(*) FROM ingest_pairs WHERE new_pair GROUP BY landing_domain
@@ -350,7 +383,8 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
       JOIN ingest_advertisers a ON a.advertiser_id = d.advertiser_id
       LEFT JOIN LATERAL (
         SELECT true AS known FROM identifier_month_domains imd
-        WHERE NOT a.fresh AND imd.advertiser_id = d.advertiser_id AND imd.month = d.month AND imd.landing_domain = d.landing_domain
+        WHERE NOT a.fresh AND imd.advertiser_id = d.advertiser_id AND imd.month = d.month
+          AND imd.landing_domain = d.landing_domain
         LIMIT 1
       ) k ON true
       WHERE k.known IS NULL
@@ -389,9 +423,11 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
                       THEN EXCLUDED.name ELSE i.name END,
           country = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
                          THEN EXCLUDED.country ELSE i.country END,
-          name_seen_on = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+          name_seen_on = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on,
+            i.name_ingest_seq)
                               THEN EXCLUDED.name_seen_on ELSE i.name_seen_on END,
-          name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on, i.name_ingest_seq)
+          name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on,
+            i.name_ingest_seq)
                                  THEN EXCLUDED.name_ingest_seq ELSE i.name_ingest_seq END`,
   ];
 }
@@ -401,7 +437,10 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
  * as a lateral probe, and the planner, not knowing how few staged rows pass the filter, may
  * merge-join or hash the whole table instead: a batch would cost the size of the data.
  */
-function probing(connection: Connection, statement: postgres.PendingQuery<postgres.Row[]>): postgres.PendingQuery<postgres.Row[]>[] {
+function probing(
+  connection: Connection,
+  statement: postgres.PendingQuery<postgres.Row[]>,
+): postgres.PendingQuery<postgres.Row[]>[] {
   return [
     connection.unsafe('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off'),
     statement,

@@ -30,9 +30,10 @@ export function startProgress(options: ProgressOptions): () => void {
     const bar = new SingleBar(
       {
         stream: options.stream,
-        format: size === undefined
-          ? `${options.label} {rows} rows | {rate} rows/s | {duration_formatted}`
-          : `${options.label} {bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}`,
+        format:
+          size === undefined
+            ? `${options.label} {rows} rows | {rate} rows/s | {duration_formatted}`
+            : `${options.label} {bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}`,
         hideCursor: true,
         etaBuffer: 50,
         fps: 5,
@@ -42,13 +43,19 @@ export function startProgress(options: ProgressOptions): () => void {
     bar.start(size ?? 1, 0, { rows: '0', rate: '0' });
     const timer = setInterval(() => {
       const { rows, bytes } = options.sample();
-      bar.update(size === undefined ? 0 : Math.min(bytes, size), { rows: rows.toLocaleString('en-US'), rate: rate(rows).toLocaleString('en-US') });
+      bar.update(size === undefined ? 0 : Math.min(bytes, size), {
+        rows: rows.toLocaleString('en-US'),
+        rate: rate(rows).toLocaleString('en-US'),
+      });
     }, 200);
     timer.unref();
     return () => {
       clearInterval(timer);
       const { rows, bytes } = options.sample();
-      bar.update(size === undefined ? 0 : Math.min(bytes, size), { rows: rows.toLocaleString('en-US'), rate: rate(rows).toLocaleString('en-US') });
+      bar.update(size === undefined ? 0 : Math.min(bytes, size), {
+        rows: rows.toLocaleString('en-US'),
+        rate: rate(rows).toLocaleString('en-US'),
+      });
       bar.stop();
     };
   }

@@ -4,7 +4,7 @@ import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { LINE, TEXT, UNREADABLE } from './batches.ts';
 import { CsvAssembler } from './csv.ts';
-import { isBlank, LineSplitter, type Line } from './lines.ts';
+import { isBlank, type Line, LineSplitter } from './lines.ts';
 
 export const FORMATS = ['ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -30,7 +30,12 @@ export interface Input {
   records: AsyncIterable<Record<string, unknown>>;
 }
 
-const EXTENSIONS: Record<string, Format> = { '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.json': 'ndjson', '.csv': 'csv' };
+const EXTENSIONS: Record<string, Format> = {
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.json': 'ndjson',
+  '.csv': 'csv',
+};
 const GZIP_MAGIC = [0x1f, 0x8b];
 const CHUNK_BYTES = 1 << 16;
 
@@ -87,7 +92,12 @@ export async function openInput(
   const format =
     options.format ??
     (file === '-' ? undefined : formatOfPath(file)) ??
-    (firstLines?.find((line) => !isBlank(line.text))?.text.trimStart().startsWith('{') === false ? 'csv' : 'ndjson');
+    (firstLines
+      ?.find((line) => !isBlank(line.text))
+      ?.text.trimStart()
+      .startsWith('{') === false
+      ? 'csv'
+      : 'ndjson');
 
   const reader = {
     name,
@@ -148,7 +158,8 @@ async function* csvRecords(
     const next = await lines.next();
     for (const { line, text, fields: values, problem } of assembler.push(chunk, next === null)) {
       if (columns === undefined) {
-        if (values === undefined) throw new InputError(`cannot read the CSV header of ${name} (line ${line}): ${problem}`);
+        if (values === undefined)
+          throw new InputError(`cannot read the CSV header of ${name} (line ${line}): ${problem}`);
         columns = headerColumns(values, fields, name);
         width = values.length;
         onHeader(text);
@@ -176,11 +187,16 @@ function headerColumns(header: readonly string[], fields: readonly string[], nam
     throw new InputError(`the CSV header of ${name} lacks ${missing.join(', ')} (it needs ${fields.join(', ')})`);
   }
   const repeated = fields.filter((field) => names.indexOf(field) !== names.lastIndexOf(field));
-  if (repeated.length > 0) throw new InputError(`the CSV header of ${name} names ${repeated.join(', ')} more than once`);
+  if (repeated.length > 0)
+    throw new InputError(`the CSV header of ${name} names ${repeated.join(', ')} more than once`);
   return fields.map((field) => names.indexOf(field));
 }
 
-async function* countBytes(stream: NodeJS.ReadableStream, counter: { bytes: number }, name: string): AsyncGenerator<Buffer> {
+async function* countBytes(
+  stream: NodeJS.ReadableStream,
+  counter: { bytes: number },
+  name: string,
+): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of stream) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -220,4 +236,3 @@ function describe(error: unknown): string {
   }
   return String(error);
 }
-

@@ -1,6 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
 import type { IngestReject } from './batches.ts';
 import type { Format } from './read-records.ts';
 

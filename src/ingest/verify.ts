@@ -1,4 +1,4 @@
-import type { Sql } from '../db/client.ts';
+import type { Sql } from '../data/client.ts';
 
 /**
  * Each aggregate table as stored, next to the same rows recomputed from the observations.
@@ -30,7 +30,9 @@ const CHECKS: Record<string, { stored: string; derived: string }> = {
   },
   identifier_month_domains: {
     stored: 'SELECT advertiser_id, month, landing_domain FROM identifier_month_domains',
-    derived: `SELECT DISTINCT advertiser_id, date_trunc('month', seen_on::timestamp)::date, landing_domain FROM observations`,
+    derived:
+      `SELECT DISTINCT advertiser_id, date_trunc('month', ` +
+      `seen_on::timestamp)::date, landing_domain FROM observations`,
   },
   landing_domain_stats: {
     stored: 'SELECT domain, advertisers FROM landing_domain_stats',
@@ -53,7 +55,8 @@ export async function checkAggregates(sql: Sql): Promise<string[]> {
     const [{ missing, extra }] = await sql.unsafe<{ missing: number; extra: number }[]>(`
       SELECT (SELECT count(*) FROM ((${derived}) EXCEPT ALL (${stored})) m) AS missing,
              (SELECT count(*) FROM ((${stored}) EXCEPT ALL (${derived})) e) AS extra`);
-    if (missing > 0 || extra > 0) problems.push(`${table}: ${missing} row(s) missing or wrong, ${extra} row(s) extra or wrong`);
+    if (missing > 0 || extra > 0)
+      problems.push(`${table}: ${missing} row(s) missing or wrong, ${extra} row(s) extra or wrong`);
   }
   return problems;
 }

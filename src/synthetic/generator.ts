@@ -149,38 +149,203 @@ const monthsAgo = (today: number, months: number) => today - Math.round(months *
 
 const TLDS = ['com', 'co.uk', 'de', 'fr', 'nl', 'es', 'it', 'com.au', 'ca', 'se', 'at', 'ch'] as const;
 const COUNTRY_OF_TLD: Record<string, string> = {
-  com: 'US', 'co.uk': 'GB', de: 'DE', fr: 'FR', nl: 'NL', es: 'ES', it: 'IT', 'com.au': 'AU', ca: 'CA', se: 'SE', at: 'AT', ch: 'CH',
+  com: 'US',
+  'co.uk': 'GB',
+  de: 'DE',
+  fr: 'FR',
+  nl: 'NL',
+  es: 'ES',
+  it: 'IT',
+  'com.au': 'AU',
+  ca: 'CA',
+  se: 'SE',
+  at: 'AT',
+  ch: 'CH',
 };
 // No word here starts a fixture's name or domain, so the background never collides with them.
 const PREFIXES = [
-  'Redwood', 'Silverline', 'Evergreen', 'Harbor', 'Ironclad', 'Juniper', 'Kestrel', 'Lumen', 'Maple',
-  'Nimbus', 'Oakridge', 'Pinecrest', 'Quartz', 'Riverside', 'Sable', 'Tidewater', 'Umber', 'Vantage', 'Willow',
-  'Zephyr', 'Alder', 'Birch', 'Cobalt', 'Driftwood', 'Ember', 'Falcon', 'Granite', 'Hollow', 'Indigo', 'Jasper',
-  'Keystone', 'Larkspur',
+  'Redwood',
+  'Silverline',
+  'Evergreen',
+  'Harbor',
+  'Ironclad',
+  'Juniper',
+  'Kestrel',
+  'Lumen',
+  'Maple',
+  'Nimbus',
+  'Oakridge',
+  'Pinecrest',
+  'Quartz',
+  'Riverside',
+  'Sable',
+  'Tidewater',
+  'Umber',
+  'Vantage',
+  'Willow',
+  'Zephyr',
+  'Alder',
+  'Birch',
+  'Cobalt',
+  'Driftwood',
+  'Ember',
+  'Falcon',
+  'Granite',
+  'Hollow',
+  'Indigo',
+  'Jasper',
+  'Keystone',
+  'Larkspur',
 ] as const;
 const NOUNS = [
-  'Outdoor', 'Coffee', 'Bikes', 'Travel', 'Home', 'Garden', 'Pets', 'Fitness', 'Books', 'Audio', 'Apparel', 'Shoes',
-  'Kitchen', 'Lighting', 'Tools', 'Toys', 'Beauty', 'Wellness', 'Insurance', 'Finance', 'Energy', 'Motors',
-  'Furniture', 'Jewelry', 'Optics', 'Software', 'Games', 'Foods', 'Wines', 'Tea', 'Yoga', 'Camping', 'Marine',
-  'Watches', 'Bags', 'Paints', 'Flooring', 'Solar', 'Dental', 'Realty',
+  'Outdoor',
+  'Coffee',
+  'Bikes',
+  'Travel',
+  'Home',
+  'Garden',
+  'Pets',
+  'Fitness',
+  'Books',
+  'Audio',
+  'Apparel',
+  'Shoes',
+  'Kitchen',
+  'Lighting',
+  'Tools',
+  'Toys',
+  'Beauty',
+  'Wellness',
+  'Insurance',
+  'Finance',
+  'Energy',
+  'Motors',
+  'Furniture',
+  'Jewelry',
+  'Optics',
+  'Software',
+  'Games',
+  'Foods',
+  'Wines',
+  'Tea',
+  'Yoga',
+  'Camping',
+  'Marine',
+  'Watches',
+  'Bags',
+  'Paints',
+  'Flooring',
+  'Solar',
+  'Dental',
+  'Realty',
 ] as const;
 const SUFFIXES = ['', ' Ltd', ' GmbH', ' LLC', ' Inc.', ' S.A.', ' B.V.', ' Co.', ' AB', ' Group'] as const;
 const REGIONS = [
-  '', 'Nordic', 'Europe', 'UK', 'Iberia', 'Benelux', 'Alpine', 'Pacific', 'Atlantic', 'Direct',
-  'Online', 'Express', 'Studio', 'Works', 'Supply', 'Labs', 'Collective', 'Outlet', 'Club', 'Hub',
+  '',
+  'Nordic',
+  'Europe',
+  'UK',
+  'Iberia',
+  'Benelux',
+  'Alpine',
+  'Pacific',
+  'Atlantic',
+  'Direct',
+  'Online',
+  'Express',
+  'Studio',
+  'Works',
+  'Supply',
+  'Labs',
+  'Collective',
+  'Outlet',
+  'Club',
+  'Hub',
 ] as const;
 /** Words of the publisher and merchant sites intermediaries send ads to. */
 const POOL_HEADS = [
-  'deal', 'shop', 'price', 'compare', 'best', 'smart', 'daily', 'top', 'value', 'quick',
-  'happy', 'green', 'urban', 'prime', 'fresh', 'bright', 'true', 'bold', 'clear', 'swift',
-  'lucky', 'royal', 'metro', 'global', 'local', 'super', 'mega', 'micro', 'open', 'easy',
-  'go', 'my', 'the', 'one', 'pro', 'net', 'web', 'hello', 'blue', 'red',
+  'deal',
+  'shop',
+  'price',
+  'compare',
+  'best',
+  'smart',
+  'daily',
+  'top',
+  'value',
+  'quick',
+  'happy',
+  'green',
+  'urban',
+  'prime',
+  'fresh',
+  'bright',
+  'true',
+  'bold',
+  'clear',
+  'swift',
+  'lucky',
+  'royal',
+  'metro',
+  'global',
+  'local',
+  'super',
+  'mega',
+  'micro',
+  'open',
+  'easy',
+  'go',
+  'my',
+  'the',
+  'one',
+  'pro',
+  'net',
+  'web',
+  'hello',
+  'blue',
+  'red',
 ] as const;
 const POOL_TAILS = [
-  'hub', 'nest', 'finder', 'spot', 'zone', 'mart', 'point', 'base', 'world', 'corner',
-  'place', 'market', 'store', 'depot', 'lane', 'street', 'square', 'bay', 'port', 'yard',
-  'guide', 'review', 'picks', 'buys', 'savings', 'offers', 'coupons', 'outlet', 'plaza', 'central',
-  'direct', 'online', 'express', 'today', 'now', 'club', 'circle', 'crew', 'lab', 'works',
+  'hub',
+  'nest',
+  'finder',
+  'spot',
+  'zone',
+  'mart',
+  'point',
+  'base',
+  'world',
+  'corner',
+  'place',
+  'market',
+  'store',
+  'depot',
+  'lane',
+  'street',
+  'square',
+  'bay',
+  'port',
+  'yard',
+  'guide',
+  'review',
+  'picks',
+  'buys',
+  'savings',
+  'offers',
+  'coupons',
+  'outlet',
+  'plaza',
+  'central',
+  'direct',
+  'online',
+  'express',
+  'today',
+  'now',
+  'club',
+  'circle',
+  'crew',
+  'lab',
+  'works',
 ] as const;
 const POOL_SIZE = POOL_HEADS.length * POOL_TAILS.length;
 
@@ -190,7 +355,11 @@ function poolDomain(index: number): string {
   return `${head}${tail}.${TLDS[(index * 7) % TLDS.length]}`;
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function landingUrl(rng: Rng, domain: string, path: string): string {
   const r = rng();
@@ -243,7 +412,13 @@ function* observationsOf(rng: Rng, who: Identifier): Generator<ObservationRecord
     const path = `${pick(rng, ['sale', 'new', 'collection', 'offers', 'p'])}/${k}`;
     for (let n = 0; n < days && day <= who.lastDay; n += 1) {
       const name = who.renamedOn !== undefined && day < who.renamedOn ? who.formerName! : who.name;
-      const base = { creative_id: creative, advertiser_id: who.advertiserId, advertiser_name: name, country: who.country, seen_on: isoDay(day) };
+      const base = {
+        creative_id: creative,
+        advertiser_id: who.advertiserId,
+        advertiser_name: name,
+        country: who.country,
+        seen_on: isoDay(day),
+      };
       yield { ...base, landing_url: landingUrl(rng, who.domains[primary], path) };
       if (who.domains.length > 1 && rng() < (who.spread ?? 0.1)) {
         yield { ...base, landing_url: landingUrl(rng, who.domains[(primary + 1) % who.domains.length], path) };
@@ -257,36 +432,152 @@ function* observationsOf(rng: Rng, who: Identifier): Generator<ObservationRecord
 // Fixtures: the same for every seed and size.
 
 const FIXTURE_SEED = 0x5eed;
-const BIDDER_ADJECTIVES = ['Summit', 'Trailhead', 'Basecamp', 'Ridge', 'Canyon', 'Alpine', 'Wild', 'Backcountry', 'Peak', 'Northern'] as const;
-const BIDDER_NOUNS = ['Gear', 'Deals', 'Outfitters', 'Supply', 'Adventure', 'Sports', 'Camping', 'Trek', 'Expeditions', 'Trading', 'Basics', 'Rentals', 'Finds'] as const;
+const BIDDER_ADJECTIVES = [
+  'Summit',
+  'Trailhead',
+  'Basecamp',
+  'Ridge',
+  'Canyon',
+  'Alpine',
+  'Wild',
+  'Backcountry',
+  'Peak',
+  'Northern',
+] as const;
+const BIDDER_NOUNS = [
+  'Gear',
+  'Deals',
+  'Outfitters',
+  'Supply',
+  'Adventure',
+  'Sports',
+  'Camping',
+  'Trek',
+  'Expeditions',
+  'Trading',
+  'Basics',
+  'Rentals',
+  'Finds',
+] as const;
 const BIDDER_KINDS = ['Outlet', 'Shop', 'Store', 'Online', 'Direct', 'Club', 'Co'] as const;
 const BIDDERS = DEMO.brandDomainAdvertisers - 3;
 
 function fixtureIdentifiers(today: number): Identifier[] {
   const recent = (months: number) => ({ firstDay: monthsAgo(today, months), lastDay: today });
-  const northwindDomains = [...Array.from({ length: DEMO.intermediaryDomainCount - 1 }, (_, i) => poolDomain(i)), DEMO.brandDomain];
+  const northwindDomains = [
+    ...Array.from({ length: DEMO.intermediaryDomainCount - 1 }, (_, i) => poolDomain(i)),
+    DEMO.brandDomain,
+  ];
   const bluefinDomains = [
     ...Array.from({ length: DEMO.secondIntermediaryDomainCount - 1 }, (_, i) => poolDomain(400 + i)),
     DEMO.brandDomain,
   ];
   const fixtures: Identifier[] = [
-    { advertiserId: DEMO.brandId, name: DEMO.brandName, country: 'US', domains: [DEMO.brandDomain], creatives: 40, ...recent(30), minDays: 4, maxDays: 10 },
-    { advertiserId: DEMO.intermediaryId, name: DEMO.intermediaryName, country: 'GB', domains: northwindDomains, creatives: 700, ...recent(24), minDays: 1, maxDays: 3 },
-    { advertiserId: id(1, 3), name: DEMO.secondIntermediaryName, country: 'NL', domains: bluefinDomains, creatives: 260, ...recent(18), minDays: 1, maxDays: 3 },
+    {
+      advertiserId: DEMO.brandId,
+      name: DEMO.brandName,
+      country: 'US',
+      domains: [DEMO.brandDomain],
+      creatives: 40,
+      ...recent(30),
+      minDays: 4,
+      maxDays: 10,
+    },
+    {
+      advertiserId: DEMO.intermediaryId,
+      name: DEMO.intermediaryName,
+      country: 'GB',
+      domains: northwindDomains,
+      creatives: 700,
+      ...recent(24),
+      minDays: 1,
+      maxDays: 3,
+    },
+    {
+      advertiserId: id(1, 3),
+      name: DEMO.secondIntermediaryName,
+      country: 'NL',
+      domains: bluefinDomains,
+      creatives: 260,
+      ...recent(18),
+      minDays: 1,
+      maxDays: 3,
+    },
     // Globex Retail: DE and GB tie on 30 creatives; GB's last day is today, DE's a month ago.
-    { advertiserId: DEMO.sharedNameIds[0], name: DEMO.sharedName, country: 'DE', domains: ['globex-retail.de', 'globex-retail.com'], creatives: 30, firstDay: monthsAgo(today, 47), lastDay: monthsAgo(today, 1) },
-    { advertiserId: DEMO.sharedNameIds[1], name: DEMO.sharedName, country: 'GB', domains: ['globex-retail.co.uk', 'globex-retail.com'], creatives: 30, firstDay: monthsAgo(today, 20), lastDay: today },
-    { advertiserId: DEMO.sharedNameIds[2], name: DEMO.sharedName, country: 'US', domains: ['globex-retail.com'], creatives: 10, firstDay: monthsAgo(today, 40), lastDay: monthsAgo(today, 6) },
-    { advertiserId: id(1, 21), name: DEMO.singleDomainName, country: 'DE', domains: [DEMO.singleDomain], creatives: 12, ...recent(14) },
-    { advertiserId: id(1, 22), name: DEMO.fewDomainsName, country: 'GB', domains: DEMO.fewDomains, creatives: 15, ...recent(10), spread: 0.3 },
-    { advertiserId: DEMO.renamedId, name: DEMO.renamedName, formerName: DEMO.formerName, renamedOn: monthsAgo(today, 12), country: 'US', domains: ['initech.com', 'initech.co.uk'], creatives: 20, ...recent(30), minDays: 3, maxDays: 8 },
-    { advertiserId: id(1, 24), name: DEMO.dormantName, country: 'FR', domains: ['vintage-lamp.fr'], creatives: 8, firstDay: monthsAgo(today, 47), lastDay: monthsAgo(today, 40) },
+    {
+      advertiserId: DEMO.sharedNameIds[0],
+      name: DEMO.sharedName,
+      country: 'DE',
+      domains: ['globex-retail.de', 'globex-retail.com'],
+      creatives: 30,
+      firstDay: monthsAgo(today, 47),
+      lastDay: monthsAgo(today, 1),
+    },
+    {
+      advertiserId: DEMO.sharedNameIds[1],
+      name: DEMO.sharedName,
+      country: 'GB',
+      domains: ['globex-retail.co.uk', 'globex-retail.com'],
+      creatives: 30,
+      firstDay: monthsAgo(today, 20),
+      lastDay: today,
+    },
+    {
+      advertiserId: DEMO.sharedNameIds[2],
+      name: DEMO.sharedName,
+      country: 'US',
+      domains: ['globex-retail.com'],
+      creatives: 10,
+      firstDay: monthsAgo(today, 40),
+      lastDay: monthsAgo(today, 6),
+    },
+    {
+      advertiserId: id(1, 21),
+      name: DEMO.singleDomainName,
+      country: 'DE',
+      domains: [DEMO.singleDomain],
+      creatives: 12,
+      ...recent(14),
+    },
+    {
+      advertiserId: id(1, 22),
+      name: DEMO.fewDomainsName,
+      country: 'GB',
+      domains: DEMO.fewDomains,
+      creatives: 15,
+      ...recent(10),
+      spread: 0.3,
+    },
+    {
+      advertiserId: DEMO.renamedId,
+      name: DEMO.renamedName,
+      formerName: DEMO.formerName,
+      renamedOn: monthsAgo(today, 12),
+      country: 'US',
+      domains: ['initech.com', 'initech.co.uk'],
+      creatives: 20,
+      ...recent(30),
+      minDays: 3,
+      maxDays: 8,
+    },
+    {
+      advertiserId: id(1, 24),
+      name: DEMO.dormantName,
+      country: 'FR',
+      domains: ['vintage-lamp.fr'],
+      creatives: 8,
+      firstDay: monthsAgo(today, 47),
+      lastDay: monthsAgo(today, 40),
+    },
   ];
   // Resellers and affiliates bidding on the brand: 1 to 6 landing domains each, so every
   // profile boundary (1, 2, 4, 5) is present.
   for (let k = 0; k < BIDDERS; k += 1) {
     const name = `${BIDDER_ADJECTIVES[k % 10]} ${BIDDER_NOUNS[Math.floor(k / 10) % 13]} ${BIDDER_KINDS[k % 7]}`;
-    const own = Array.from({ length: k % 6 }, (_, j) => `${slug(name)}${j === 0 ? '' : `-${j + 1}`}.${TLDS[(k + j) % TLDS.length]}`);
+    const own = Array.from(
+      { length: k % 6 },
+      (_, j) => `${slug(name)}${j === 0 ? '' : `-${j + 1}`}.${TLDS[(k + j) % TLDS.length]}`,
+    );
     fixtures.push({
       advertiserId: id(3, k + 1),
       name,
@@ -373,7 +664,9 @@ function crawlTime(rng: Rng, today: number): string {
   const sign = offsetMinutes < 0 ? '-' : '+';
   const hh = pad(Math.floor(Math.abs(offsetMinutes) / 60));
   const mm = pad(Math.abs(offsetMinutes) % 60);
-  const localText = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  const localText =
+    `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
   return form < 0.85 ? `${localText}${sign}${hh}:${mm}` : `${localText}${sign}${hh}${mm}`;
 }
 
@@ -398,7 +691,14 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
 
   function* crawls(): Generator<CrawlRecord> {
     const rng = mulberry32(mix(FIXTURE_SEED, 3));
-    for (const domain of [DEMO.brandDomain, DEMO.brandDomain, DEMO.singleDomain, DEMO.fewDomains[0], DEMO.crawledOnlyDomain, 'initech.com']) {
+    for (const domain of [
+      DEMO.brandDomain,
+      DEMO.brandDomain,
+      DEMO.singleDomain,
+      DEMO.fewDomains[0],
+      DEMO.crawledOnlyDomain,
+      'initech.com',
+    ]) {
       yield { domain: `https://www.${domain}/`, crawled_at: crawlTime(rng, today) };
     }
     for (let j = 0; j < POOL_SIZE; j += 1) {
@@ -407,7 +707,8 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     }
     for (let i = 0; i < backgroundCount; i += 1) {
       const crawlRng = mulberry32(mix(seed, i, 3));
-      if (crawlRng() < 0.6) yield { domain: backgroundIdentifier(seed, i, today).domains[0], crawled_at: crawlTime(crawlRng, today) };
+      if (crawlRng() < 0.6)
+        yield { domain: backgroundIdentifier(seed, i, today).domains[0], crawled_at: crawlTime(crawlRng, today) };
     }
   }
 
@@ -422,7 +723,8 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       const who = backgroundIdentifier(seed, i, today);
       const labelRng = mulberry32(mix(seed, i, 4));
       if (who.domains.length >= 5 && labelRng() < 0.5) yield { advertiser_name: who.name, advertiser_type: 'agency' };
-      else if (who.domains.length < 5 && labelRng() < 0.3) yield { advertiser_name: who.name, advertiser_type: 'direct' };
+      else if (who.domains.length < 5 && labelRng() < 0.3)
+        yield { advertiser_name: who.name, advertiser_type: 'direct' };
     }
   }
 

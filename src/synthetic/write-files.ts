@@ -1,6 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
 import { constants, createGzip } from 'node:zlib';
 import { formatOfPath } from '../ingest/read-records.ts';
 import { generateDataset } from './generator.ts';
@@ -43,7 +43,12 @@ export async function writeDataset(options: WriteDatasetOptions): Promise<Datase
   const size = Math.ceil(options.observations * 1.15) + 5_000;
   const dataset = generateDataset({ seed: options.seed, size, today: options.today });
   const files: DatasetFiles = {
-    observations: await writeRecords(options.out, take(dataset.observations(), options.observations), options.stdout, options.onProgress),
+    observations: await writeRecords(
+      options.out,
+      take(dataset.observations(), options.observations),
+      options.stdout,
+      options.onProgress,
+    ),
   };
   if (options.crawls !== null) files.crawls = await writeRecords(options.crawls, dataset.crawls(), options.stdout);
   if (options.labels !== null) files.labels = await writeRecords(options.labels, dataset.labels(), options.stdout);
@@ -57,7 +62,8 @@ export async function writeDataset(options: WriteDatasetOptions): Promise<Datase
  */
 export function companionPath(out: string, kind: 'crawls' | 'labels'): string {
   const base = path.basename(out);
-  if (base.startsWith('observations')) return path.join(path.dirname(out), `${kind}${base.slice('observations'.length)}`);
+  if (base.startsWith('observations'))
+    return path.join(path.dirname(out), `${kind}${base.slice('observations'.length)}`);
   const match = /(\.(?:ndjson|jsonl|json|csv))?(\.gz)?$/i.exec(base)!;
   return path.join(path.dirname(out), `${base.slice(0, match.index)}.${kind}${match[0]}`);
 }
@@ -81,7 +87,8 @@ async function writeRecords(
 ): Promise<WrittenFile> {
   const csv = target !== '-' && formatOfPath(target) === 'csv';
   const file = target === '-' ? undefined : fs.createWriteStream(target);
-  const failed = file === undefined ? new Promise<never>(() => {}) : once(file, 'error').then(([error]) => Promise.reject(error));
+  const failed =
+    file === undefined ? new Promise<never>(() => {}) : once(file, 'error').then(([error]) => Promise.reject(error));
   failed.catch(() => {});
   // Fastest compression: these files are written once to be read once.
   const gzip = target.toLowerCase().endsWith('.gz') ? createGzip({ level: constants.Z_BEST_SPEED }) : undefined;

@@ -18,10 +18,14 @@ describe('command lines on the embedded database', () => {
 
   const admin = (env: Record<string, string>, ...argv: string[]) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...argv], { cwd: projectRoot, env: { ...inherited, ...env }, encoding: 'utf8' });
+    return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...argv], {
+      cwd: projectRoot,
+      env: { ...inherited, ...env },
+      encoding: 'utf8',
+    });
   };
 
-  it('attach to the running service\'s server, then start and stop their own when it is down', async () => {
+  it("attach to the running service's server, then start and stop their own when it is down", async () => {
     const env = { EMBEDDED_PG_DIR: pgDir, EMBEDDED_PG_PORT: String(await freePort()), DEMO_DATA: 'off' };
     const service = await startService({ ...env, DATABASE_URL: undefined });
     const created = admin(env, 'account', 'create', '--email', 'while-running@example.com', '--json');

@@ -35,7 +35,17 @@ describe('npm run generate-data', () => {
   it('is deterministic: the same seed, size and day give the same bytes; another seed does not', async () => {
     const run = async (name: string, seed: string) => {
       const out = folder.file(name);
-      const result = await generate('--observations', '20000', '--seed', seed, '--today', '2026-03-01', '--out', out, '--no-progress');
+      const result = await generate(
+        '--observations',
+        '20000',
+        '--seed',
+        seed,
+        '--today',
+        '2026-03-01',
+        '--out',
+        out,
+        '--no-progress',
+      );
       expect(result).toMatchObject({ code: 0, err: '' });
       return [out, companionPath(out, 'crawls'), companionPath(out, 'labels')].map(sha256);
     };
@@ -48,7 +58,15 @@ describe('npm run generate-data', () => {
   it('writes exactly the number of observations asked for, with crawls and labels files beside them', async () => {
     for (const size of [1, 4_321, 30_000]) {
       const out = folder.file(`observations-${size}.ndjson`);
-      const result = await generate('--observations', String(size), '--out', out, '--today', '2026-03-01', '--no-progress');
+      const result = await generate(
+        '--observations',
+        String(size),
+        '--out',
+        out,
+        '--today',
+        '2026-03-01',
+        '--no-progress',
+      );
       expect(result.code).toBe(0);
       expect(lines(fs.readFileSync(out, 'utf8'))).toHaveLength(size);
       expect(result.out).toContain(`Wrote ${size.toLocaleString('en-US')} observations to ${out}`);
@@ -57,19 +75,37 @@ describe('npm run generate-data', () => {
     }
     // gzip and CSV hold the same records.
     const gz = folder.file('same.ndjson.gz');
-    await generate('--observations', '4321', '--out', gz, '--today', '2026-03-01', '--no-crawls', '--no-labels', '--no-progress');
-    expect(gunzipSync(fs.readFileSync(gz)).toString()).toBe(fs.readFileSync(folder.file('observations-4321.ndjson'), 'utf8'));
+    await generate(
+      '--observations',
+      '4321',
+      '--out',
+      gz,
+      '--today',
+      '2026-03-01',
+      '--no-crawls',
+      '--no-labels',
+      '--no-progress',
+    );
+    expect(gunzipSync(fs.readFileSync(gz)).toString()).toBe(
+      fs.readFileSync(folder.file('observations-4321.ndjson'), 'utf8'),
+    );
     expect(fs.existsSync(companionPath(gz, 'crawls'))).toBe(false);
     const csv = folder.file('same.csv');
     await generate('--observations', '4321', '--out', csv, '--today', '2026-03-01', '--no-progress');
     expect(lines(fs.readFileSync(csv, 'utf8'))).toHaveLength(4322);
-    expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe('creative_id,advertiser_id,advertiser_name,country,seen_on,landing_url');
+    expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(
+      'creative_id,advertiser_id,advertiser_name,country,seen_on,landing_url',
+    );
   });
 
   it('its files load through the ingest command with zero rejects, and carry the demo fixtures', async () => {
     const out = folder.file('load.csv.gz');
     expect((await generate('--observations', '25000', '--seed', '3', '--out', out, '--no-progress')).code).toBe(0);
-    for (const [kind, file] of [['observations', out], ['crawls', companionPath(out, 'crawls')], ['labels', companionPath(out, 'labels')]]) {
+    for (const [kind, file] of [
+      ['observations', out],
+      ['crawls', companionPath(out, 'crawls')],
+      ['labels', companionPath(out, 'labels')],
+    ]) {
       const result = await runCli('ingest', [kind, file, '--json'], { databaseUrl: db.url });
       expect(result.code, result.stderr).toBe(0);
       const summary = JSON.parse(result.stdout);
@@ -77,9 +113,11 @@ describe('npm run generate-data', () => {
       if (kind === 'observations') expect(summary).toMatchObject({ read: 25_000, new: 25_000 });
     }
     expect(await checkAggregates(db.sql)).toEqual([]);
-    const [{ domains }] = await db.sql`SELECT landing_domains AS domains FROM identifiers WHERE advertiser_id = ${DEMO.intermediaryId}`;
+    const [{ domains }] =
+      await db.sql`SELECT landing_domains AS domains FROM identifiers WHERE advertiser_id = ${DEMO.intermediaryId}`;
     expect(domains).toBe(DEMO.intermediaryDomainCount);
-    const [{ type }] = await db.sql`SELECT advertiser_type AS type FROM labels WHERE advertiser_name = ${DEMO.intermediaryName}`;
+    const [{ type }] =
+      await db.sql`SELECT advertiser_type AS type FROM labels WHERE advertiser_name = ${DEMO.intermediaryName}`;
     expect(type).toBe('agency');
   });
 
@@ -87,21 +125,36 @@ describe('npm run generate-data', () => {
     const result = await runCli('generate-data', ['--observations', '50', '--out', '-', '--today', '2026-03-01']);
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toHaveLength(50);
-    expect(JSON.parse(lines(result.stdout)[0])).toMatchObject({ advertiser_id: DEMO.brandId, advertiser_name: DEMO.brandName });
+    expect(JSON.parse(lines(result.stdout)[0])).toMatchObject({
+      advertiser_id: DEMO.brandId,
+      advertiser_name: DEMO.brandName,
+    });
     expect(result.stderr).toContain('Wrote 50 observations to standard output');
   });
 
   it('--help, and bad usage exits 2 with a message', async () => {
     const help = await generate('--help');
     expect(help.code).toBe(0);
-    for (const option of ['--observations <n>', '--seed <n>', '--out <file>', '--today <date>']) expect(help.out).toContain(option);
+    for (const option of ['--observations <n>', '--seed <n>', '--out <file>', '--today <date>'])
+      expect(help.out).toContain(option);
     expect((await generate('--seed', '1')).err).toContain("required option '--observations <n>' not specified");
-    for (const argv of [['--observations', '0'], ['--observations', '12x'], ['--observations', '5', '--today', '2026-02-30'], ['--observations', '5', '--seed', 'one']]) {
+    for (const argv of [
+      ['--observations', '0'],
+      ['--observations', '12x'],
+      ['--observations', '5', '--today', '2026-02-30'],
+      ['--observations', '5', '--seed', 'one'],
+    ]) {
       const result = await generate(...argv);
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.err).toMatch(/is invalid/);
     }
-    const unwritable = await generate('--observations', '5', '--out', folder.file('no-such-folder/x.ndjson'), '--no-progress');
+    const unwritable = await generate(
+      '--observations',
+      '5',
+      '--out',
+      folder.file('no-such-folder/x.ndjson'),
+      '--no-progress',
+    );
     expect(unwritable.code).toBe(1);
     expect(unwritable.err).toMatch(/^generate-data: ENOENT/);
   });

@@ -3,8 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
 import { generateDataset } from '../../src/synthetic/generator.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { resetData, snapshot } from '../ingest/helpers.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { ndjson, runCli, temporaryFolder } from './run-cli.ts';
 
 let db: TestDatabase;
@@ -37,12 +37,22 @@ const RECORDS: Observation[] = [
     landing_url: 'https://www.Example.co.uk/path?q=1,2',
     seen_on: '2025-12-31',
   })),
-  { creative_id: 'TRICKY-4', advertiser_id: 'AR94', advertiser_name: 'Renamed', country: 'FR', landing_url: 'example.co.uk', seen_on: '2025-12-31' },
+  {
+    creative_id: 'TRICKY-4',
+    advertiser_id: 'AR94',
+    advertiser_name: 'Renamed',
+    country: 'FR',
+    landing_url: 'example.co.uk',
+    seen_on: '2025-12-31',
+  },
 ];
 
-const csvField = (value: string) => (/[",\r\n]/.test(value) || value.trim() !== value ? `"${value.replace(/"/g, '""')}"` : value);
+const csvField = (value: string) =>
+  /[",\r\n]/.test(value) || value.trim() !== value ? `"${value.replace(/"/g, '""')}"` : value;
 const csv = (records: readonly Observation[], eol = '\n') =>
-  [FIELDS.join(','), ...records.map((record) => FIELDS.map((field) => csvField(record[field])).join(','))].map((line) => `${line}${eol}`).join('');
+  [FIELDS.join(','), ...records.map((record) => FIELDS.map((field) => csvField(record[field])).join(','))]
+    .map((line) => `${line}${eol}`)
+    .join('');
 
 async function loadAndSnapshot(args: string[], input?: string | Buffer) {
   await resetData(db.sql);
@@ -59,56 +69,85 @@ describe('npm run ingest: NDJSON, CSV, gzip and standard input give identical re
     const direct = await ingestObservations(db.sql, RECORDS);
     const expected = await snapshot(db.sql);
     expect(direct).toMatchObject({ read: RECORDS.length, new: RECORDS.length - 1, updated: 1, rejected: 0 });
-    const names = (await db.sql<{ name: string }[]>`SELECT name FROM identifiers WHERE advertiser_id LIKE 'AR9_' ORDER BY advertiser_id`).map((r) => r.name);
-    expect(names).toEqual(['Comma, Quote " and ""double""', 'Tab\there, back\\slash \\N and \\t', 'Line\nbreak and\r\nCRLF', ' leading and trailing spaces ', 'Renamed']);
+    const names = (
+      await db.sql<
+        { name: string }[]
+      >`SELECT name FROM identifiers WHERE advertiser_id LIKE 'AR9_' ORDER BY advertiser_id`
+    ).map((r) => r.name);
+    expect(names).toEqual([
+      'Comma, Quote " and ""double""',
+      'Tab\there, back\\slash \\N and \\t',
+      'Line\nbreak and\r\nCRLF',
+      ' leading and trailing spaces ',
+      'Renamed',
+    ]);
 
     const inputs: [string, string[], (string | Buffer)?][] = [
       ['NDJSON', [folder.file('data.ndjson', ndjson(RECORDS))]],
       ['NDJSON, gzip', [folder.file('data.ndjson.gz', gzipSync(ndjson(RECORDS)))]],
-      ['.jsonl with CRLF line ends and a byte order mark', [folder.file('data.jsonl', `\uFEFF${ndjson(RECORDS).replace(/\n/g, '\r\n')}`)]],
+      [
+        '.jsonl with CRLF line ends and a byte order mark',
+        [folder.file('data.jsonl', `\uFEFF${ndjson(RECORDS).replace(/\n/g, '\r\n')}`)],
+      ],
       ['CSV', [folder.file('data.csv', csv(RECORDS))]],
       ['CSV, gzip', [folder.file('data.csv.gz', gzipSync(csv(RECORDS)))]],
-      ['CSV with CRLF line ends, named .txt, --format csv', [folder.file('data.txt', csv(RECORDS, '\r\n')), '--format', 'csv']],
+      [
+        'CSV with CRLF line ends, named .txt, --format csv',
+        [folder.file('data.txt', csv(RECORDS, '\r\n')), '--format', 'csv'],
+      ],
       ['NDJSON on standard input', ['-', '--format', 'ndjson'], ndjson(RECORDS)],
       ['gzip CSV on standard input, format guessed', ['-'], gzipSync(csv(RECORDS))],
     ];
     for (const [what, args, input] of inputs) {
       const { summary, tables } = await loadAndSnapshot(args, input);
-      expect(summary, what).toMatchObject({ read: RECORDS.length, new: RECORDS.length - 1, updated: 1, unchanged: 0, rejected: 0, rejects_file: null });
+      expect(summary, what).toMatchObject({
+        read: RECORDS.length,
+        new: RECORDS.length - 1,
+        updated: 1,
+        unchanged: 0,
+        rejected: 0,
+        rejects_file: null,
+      });
       expect(tables, what).toEqual(expected);
     }
   });
 });
 
 describe('npm run ingest: CSV records', () => {
-  it('line numbers count the header as line 1 and a quoted line break within its record; blank lines are skipped', async () => {
-    const text = [
-      'landing_url,seen_on,creative_id,advertiser_id,advertiser_name,country,extra', // any column order; extra columns are ignored
-      'acme.com,2025-01-01,C1,AR1,"Acme\nOutdoor",US,x',
-      '',
-      'acme.com,2025-01-01,C2,AR1,Acme,US', // one field short
-      'acme.com,2025-01-01,C3,AR1,"Acme "quoted"",US,x', // text after a closing quote
-      'acme.com,2025-01-01,C4,AR1,Acme,USA,x',
-      'acme.com,2025-01-01,C5,AR1,"Acme,US,x', // a quote never closed: costs this record only
-      'acme.com,2025-01-01,C6,AR1,Acme,US,x',
-      '',
-    ].join('\n');
-    const file = folder.file('lines.csv', text);
-    const { summary } = await loadAndSnapshot([file]);
-    expect(summary).toMatchObject({ read: 6, new: 2, rejected: 4 });
-    expect(fs.readFileSync(folder.file('lines.rejects.csv'), 'utf8')).toBe(
-      [
-        '_line,_reason,landing_url,seen_on,creative_id,advertiser_id,advertiser_name,country,extra',
-        '5,expected 7 fields, got 6,acme.com,2025-01-01,C2,AR1,Acme,US',
-        '6,malformed CSV quoting,acme.com,2025-01-01,C3,AR1,"Acme "quoted"",US,x',
-        '7,malformed country,acme.com,2025-01-01,C4,AR1,Acme,USA,x',
-        '8,unclosed quote,acme.com,2025-01-01,C5,AR1,"Acme,US,x',
+  it(
+    'line numbers count the header as line 1 and a quoted ' + 'line break within its record; blank lines are skipped',
+    async () => {
+      const text = [
+        // any column order; extra columns are ignored
+        'landing_url,seen_on,creative_id,advertiser_id,advertiser_name,country,extra',
+        'acme.com,2025-01-01,C1,AR1,"Acme\nOutdoor",US,x',
         '',
-      ].join('\n').replace('expected 7 fields, got 6', '"expected 7 fields, got 6"'),
-    );
-    expect(await db.sql`SELECT creative_id, advertiser_name FROM observations ORDER BY creative_id`).toEqual([
-      { creative_id: 'C1', advertiser_name: 'Acme\nOutdoor' },
-      { creative_id: 'C6', advertiser_name: 'Acme' },
-    ]);
-  });
+        'acme.com,2025-01-01,C2,AR1,Acme,US', // one field short
+        'acme.com,2025-01-01,C3,AR1,"Acme "quoted"",US,x', // text after a closing quote
+        'acme.com,2025-01-01,C4,AR1,Acme,USA,x',
+        'acme.com,2025-01-01,C5,AR1,"Acme,US,x', // a quote never closed: costs this record only
+        'acme.com,2025-01-01,C6,AR1,Acme,US,x',
+        '',
+      ].join('\n');
+      const file = folder.file('lines.csv', text);
+      const { summary } = await loadAndSnapshot([file]);
+      expect(summary).toMatchObject({ read: 6, new: 2, rejected: 4 });
+      expect(fs.readFileSync(folder.file('lines.rejects.csv'), 'utf8')).toBe(
+        [
+          '_line,_reason,landing_url,seen_on,creative_id,advertiser_id,advertiser_name,country,extra',
+          '5,expected 7 fields, got 6,acme.com,2025-01-01,C2,AR1,Acme,US',
+          '6,malformed CSV quoting,acme.com,2025-01-01,C3,AR1,"Acme "quoted"",US,x',
+          '7,malformed country,acme.com,2025-01-01,C4,AR1,Acme,USA,x',
+          '8,unclosed quote,acme.com,2025-01-01,C5,AR1,"Acme,US,x',
+          '',
+        ]
+          .join('\n')
+          .replace('expected 7 fields, got 6', '"expected 7 fields, got 6"'),
+      );
+      expect(await db.sql`SELECT creative_id, advertiser_name FROM observations ORDER BY creative_id`).toEqual([
+        { creative_id: 'C1', advertiser_name: 'Acme\nOutdoor' },
+        { creative_id: 'C6', advertiser_name: 'Acme' },
+      ]);
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sql } from '../../src/db/client.ts';
+import type { Sql } from '../../src/data/client.ts';
 import { checkAggregates } from '../../src/ingest/index.ts';
 import { writeDataset } from '../../src/synthetic/write-files.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { DATA_TABLES } from '../ingest/helpers.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { finish, runCli, startCli, temporaryFolder } from './run-cli.ts';
 
 const OBSERVATIONS = 150_000;
@@ -17,7 +17,14 @@ let file: string;
 beforeAll(async () => {
   [interrupted, clean] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   file = folder.file('big.ndjson');
-  await writeDataset({ observations: OBSERVATIONS, seed: 9, today: new Date('2026-01-15T00:00:00Z'), out: file, crawls: null, labels: null });
+  await writeDataset({
+    observations: OBSERVATIONS,
+    seed: 9,
+    today: new Date('2026-01-15T00:00:00Z'),
+    out: file,
+    crawls: null,
+    labels: null,
+  });
 });
 afterAll(async () => {
   await Promise.all([interrupted?.drop(), clean?.drop()]);
@@ -33,7 +40,9 @@ const count = async (sql: Sql) => (await sql<{ n: number }[]>`SELECT count(*)::i
 async function contents(sql: Sql): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
   for (const table of DATA_TABLES) {
-    const rows = await sql.unsafe(`SELECT (to_jsonb(t) - 'ingest_seq' - 'name_ingest_seq')::text AS row FROM ${table} t ORDER BY 1`);
+    const rows = await sql.unsafe(
+      `SELECT (to_jsonb(t) - 'ingest_seq' - 'name_ingest_seq')::text AS row FROM ${table} t ORDER BY 1`,
+    );
     result[table] = rows.map((r) => r.row);
   }
   return result;
@@ -41,12 +50,23 @@ async function contents(sql: Sql): Promise<Record<string, unknown[]>> {
 
 describe('npm run ingest: a load killed part way', () => {
   it('leaves whole batches and exact aggregates; the same command completes it, equal to a clean load', async () => {
-    const args = ['observations', file, '--json', '--batch-size', String(BATCH), '--rejects', folder.file('rejects.ndjson')];
+    const args = [
+      'observations',
+      file,
+      '--json',
+      '--batch-size',
+      String(BATCH),
+      '--rejects',
+      folder.file('rejects.ndjson'),
+    ];
     const child = startCli('ingest', args, interrupted.url);
     const exited = finish(child);
     // Killed once a few batches are in: mid-way, usually with a batch in flight.
     for (let n = 0; (await count(interrupted.sql)) < 5 * BATCH; n += 1) {
-      if (n > 1200) throw new Error(`the load did not get going: ${JSON.stringify(await Promise.race([exited, sleep(1, 'still running')]))}`);
+      if (n > 1200)
+        throw new Error(
+          `the load did not get going: ${JSON.stringify(await Promise.race([exited, sleep(1, 'still running')]))}`,
+        );
       await sleep(50);
     }
     child.kill('SIGKILL');
@@ -59,7 +79,13 @@ describe('npm run ingest: a load killed part way', () => {
 
     const resumed = await runCli('ingest', args, { databaseUrl: interrupted.url });
     expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ read: OBSERVATIONS, new: OBSERVATIONS - loaded, updated: 0, unchanged: loaded, rejected: 0 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      read: OBSERVATIONS,
+      new: OBSERVATIONS - loaded,
+      updated: 0,
+      unchanged: loaded,
+      rejected: 0,
+    });
     expect(await checkAggregates(interrupted.sql)).toEqual([]);
 
     const single = await runCli('ingest', args, { databaseUrl: clean.url });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkAggregates } from '../../src/ingest/index.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { observation, resetData, snapshot } from '../ingest/helpers.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { ndjson, runCli, temporaryFolder } from './run-cli.ts';
 
 let db: TestDatabase;
@@ -29,16 +29,34 @@ const LINES: { text: string; reject?: string }[] = [
   { text: JSON.stringify(observation({ creative_id: 'C4', country: undefined })), reject: 'missing country' },
   { text: JSON.stringify(observation({ creative_id: 'C5', advertiser_id: null })), reject: 'missing advertiser_id' },
   { text: JSON.stringify(observation({ creative_id: 'C6', advertiser_id: 'ar6' })), reject: 'malformed advertiser_id' },
-  { text: JSON.stringify(observation({ creative_id: 'C7', advertiser_id: 'AR7x' })), reject: 'malformed advertiser_id' },
-  { text: JSON.stringify(observation({ creative_id: 'C8', seen_on: '2023-02-29' })), reject: 'impossible date seen_on' },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C7', advertiser_id: 'AR7x' })),
+    reject: 'malformed advertiser_id',
+  },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C8', seen_on: '2023-02-29' })),
+    reject: 'impossible date seen_on',
+  },
   { text: JSON.stringify(observation({ creative_id: 'C9', seen_on: '2024/06/01' })), reject: 'malformed seen_on' },
   { text: JSON.stringify(observation({ creative_id: 'C10', seen_on: '2999-01-01' })), reject: 'future date seen_on' },
-  { text: JSON.stringify(observation({ creative_id: 'C11', landing_url: 'http://localhost:8080/x' })), reject: 'landing_url has no registrable domain' },
-  { text: JSON.stringify(observation({ creative_id: 'C12', landing_url: 'https://co.uk/' })), reject: 'landing_url has no registrable domain' },
-  { text: JSON.stringify(observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-02' })), reject: 'creative already tied to another identifier' },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C11', landing_url: 'http://localhost:8080/x' })),
+    reject: 'landing_url has no registrable domain',
+  },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C12', landing_url: 'https://co.uk/' })),
+    reject: 'landing_url has no registrable domain',
+  },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-02' })),
+    reject: 'creative already tied to another identifier',
+  },
   { text: JSON.stringify(observation({ creative_id: 'C13', country: 'USA' })), reject: 'malformed country' },
   { text: JSON.stringify(observation({ creative_id: 'C14', country: 12 })), reject: 'malformed country' },
-  { text: JSON.stringify(observation({ creative_id: 'C15', advertiser_name: 'x'.repeat(513) })), reject: 'advertiser_name too long' },
+  {
+    text: JSON.stringify(observation({ creative_id: 'C15', advertiser_name: 'x'.repeat(513) })),
+    reject: 'advertiser_name too long',
+  },
   { text: '   \t' },
   { text: JSON.stringify(observation({ creative_id: 'C16', advertiser_id: 'AR16' })) },
   { text: '{}', reject: 'missing creative_id' },
@@ -85,20 +103,30 @@ describe('npm run ingest: every reject reason, with its line, in the rejects fil
     expect(await checkAggregates(db.sql)).toEqual([]);
   });
 
-  it('a fixed rejects file loads like any other file: the fixed records go in, the rest are rejected again', async () => {
-    const file = folder.file('tofix.ndjson', FILE_TEXT);
-    expect((await ingest('observations', file, '--json')).code).toBe(0);
-    const rejectsFile = folder.file('tofix.rejects.ndjson');
-    const fixed = fs.readFileSync(rejectsFile, 'utf8').replace('"country":"USA"', '"country":"US"').replace('2023-02-29', '2023-02-28');
-    const fixedFile = folder.file('fixed.ndjson', fixed);
-    const again = await ingest('observations', fixedFile, '--json');
-    expect(JSON.parse(again.stdout)).toMatchObject({ read: REJECTED.length, new: 2, rejected: REJECTED.length - 2 });
-    const rejectedAgain = fs.readFileSync(folder.file('fixed.rejects.ndjson'), 'utf8').split('\n').slice(0, -1).map((text) => JSON.parse(text));
-    expect(rejectedAgain).toHaveLength(REJECTED.length - 2);
-    const reasons = rejectedAgain.map((r) => r._reason);
-    expect(reasons.filter((reason) => reason === 'malformed country')).toHaveLength(1); // the 12, not the USA
-    expect(reasons).not.toContain('impossible date seen_on');
-  });
+  it(
+    'a fixed rejects file loads like any other file: the ' + 'fixed records go in, the rest are rejected again',
+    async () => {
+      const file = folder.file('tofix.ndjson', FILE_TEXT);
+      expect((await ingest('observations', file, '--json')).code).toBe(0);
+      const rejectsFile = folder.file('tofix.rejects.ndjson');
+      const fixed = fs
+        .readFileSync(rejectsFile, 'utf8')
+        .replace('"country":"USA"', '"country":"US"')
+        .replace('2023-02-29', '2023-02-28');
+      const fixedFile = folder.file('fixed.ndjson', fixed);
+      const again = await ingest('observations', fixedFile, '--json');
+      expect(JSON.parse(again.stdout)).toMatchObject({ read: REJECTED.length, new: 2, rejected: REJECTED.length - 2 });
+      const rejectedAgain = fs
+        .readFileSync(folder.file('fixed.rejects.ndjson'), 'utf8')
+        .split('\n')
+        .slice(0, -1)
+        .map((text) => JSON.parse(text));
+      expect(rejectedAgain).toHaveLength(REJECTED.length - 2);
+      const reasons = rejectedAgain.map((r) => r._reason);
+      expect(reasons.filter((reason) => reason === 'malformed country')).toHaveLength(1); // the 12, not the USA
+      expect(reasons).not.toContain('impossible date seen_on');
+    },
+  );
 
   it('crawls and labels: their own reasons', async () => {
     const crawls = folder.file(
@@ -114,10 +142,14 @@ describe('npm run ingest: every reject reason, with its line, in the rejects fil
     const crawlResult = await ingest('crawls', crawls, '--json');
     expect(JSON.parse(crawlResult.stdout)).toMatchObject({ read: 5, new: 1, rejected: 4 });
     expect(
-      fs.readFileSync(folder.file('crawls.rejects.ndjson'), 'utf8').split('\n').slice(0, -1).map((text) => {
-        const { _line, _reason } = JSON.parse(text);
-        return [_line, _reason];
-      }),
+      fs
+        .readFileSync(folder.file('crawls.rejects.ndjson'), 'utf8')
+        .split('\n')
+        .slice(0, -1)
+        .map((text) => {
+          const { _line, _reason } = JSON.parse(text);
+          return [_line, _reason];
+        }),
     ).toEqual([
       [2, 'domain has no registrable domain'],
       [3, 'impossible date crawled_at'],
@@ -128,11 +160,15 @@ describe('npm run ingest: every reject reason, with its line, in the rejects fil
       { domain: 'example.co.uk', at: '2024-03-05 06:08:09' },
     ]);
 
-    const labels = folder.file('labels.csv', 'advertiser_name,advertiser_type\nAcme,agency\nGlobex,Agency\n,direct\nInitech,\n');
+    const labels = folder.file(
+      'labels.csv',
+      'advertiser_name,advertiser_type\nAcme,agency\nGlobex,Agency\n,direct\nInitech,\n',
+    );
     const labelResult = await ingest('labels', labels, '--json');
     expect(JSON.parse(labelResult.stdout)).toMatchObject({ format: 'csv', read: 4, new: 1, unchanged: 1, rejected: 2 });
     expect(fs.readFileSync(folder.file('labels.rejects.csv'), 'utf8')).toBe(
-      '_line,_reason,advertiser_name,advertiser_type\n3,unknown advertiser_type,Globex,Agency\n4,missing advertiser_name,,direct\n',
+      '_line,_reason,advertiser_name,advertiser_type\n3,unknown ' +
+        'advertiser_type,Globex,Agency\n4,missing advertiser_name,,direct\n',
     );
   });
 
@@ -144,20 +180,32 @@ describe('npm run ingest: every reject reason, with its line, in the rejects fil
     expect(fs.readFileSync(target, 'utf8')).toBe('{"_line":2,"_reason":"missing advertiser_id","creative_id":"B"}\n');
 
     const clean = folder.file('clean.ndjson', ndjson([observation({ creative_id: 'A' })]));
-    expect(JSON.parse((await ingest('observations', clean, '--json')).stdout)).toMatchObject({ rejected: 0, rejects_file: null });
+    expect(JSON.parse((await ingest('observations', clean, '--json')).stdout)).toMatchObject({
+      rejected: 0,
+      rejects_file: null,
+    });
     expect(fs.existsSync(folder.file('clean.rejects.ndjson'))).toBe(false);
   });
 });
 
 describe('npm run ingest: idempotent', () => {
-  it('the same file twice: the second run reports every accepted row unchanged, and the database is identical', async () => {
-    const file = folder.file('twice.ndjson', FILE_TEXT);
-    const first = JSON.parse((await ingest('observations', file, '--json')).stdout);
-    const before = await snapshot(db.sql);
-    const second = JSON.parse((await ingest('observations', file, '--json')).stdout);
-    expect(second).toMatchObject({ read: first.read, new: 0, updated: 0, unchanged: first.new, rejected: first.rejected });
-    expect(await snapshot(db.sql)).toEqual(before);
-  });
+  it(
+    'the same file twice: the second run reports every ' + 'accepted row unchanged, and the database is identical',
+    async () => {
+      const file = folder.file('twice.ndjson', FILE_TEXT);
+      const first = JSON.parse((await ingest('observations', file, '--json')).stdout);
+      const before = await snapshot(db.sql);
+      const second = JSON.parse((await ingest('observations', file, '--json')).stdout);
+      expect(second).toMatchObject({
+        read: first.read,
+        new: 0,
+        updated: 0,
+        unchanged: first.new,
+        rejected: first.rejected,
+      });
+      expect(await snapshot(db.sql)).toEqual(before);
+    },
+  );
 });
 
 describe('npm run ingest: output', () => {
@@ -169,7 +217,18 @@ describe('npm run ingest: output', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     const summary = JSON.parse(result.stdout);
     expect(Object.keys(summary)).toEqual([
-      'kind', 'file', 'format', 'gzip', 'read', 'new', 'updated', 'unchanged', 'rejected', 'rejects_file', 'seconds', 'rows_per_second',
+      'kind',
+      'file',
+      'format',
+      'gzip',
+      'read',
+      'new',
+      'updated',
+      'unchanged',
+      'rejected',
+      'rejects_file',
+      'seconds',
+      'rows_per_second',
     ]);
     expect(summary).toMatchObject({ kind: 'observations', file, read: 1, new: 1 });
     expect(typeof summary.seconds).toBe('number');
@@ -179,7 +238,12 @@ describe('npm run ingest: output', () => {
     const file = folder.file('sentence.ndjson', ndjson([observation(), { creative_id: 'x' }]));
     const result = await ingest('observations', file);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Loaded observations from .*sentence\.ndjson in [0-9.]+ s \([0-9,]+ rows\/s\): 2 read, 1 new, 0 updated, 0 unchanged, 1 rejected\.\n/);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        String.raw`^Loaded observations from .*sentence\.ndjson in [0-9.]+ s \([0-9,]+ rows/s\): ` +
+          String.raw`2 read, 1 new, 0 updated, 0 unchanged, 1 rejected\.\n`,
+      ),
+    );
     expect(result.stdout).toContain('sentence.rejects.ndjson');
   });
 });
@@ -194,7 +258,10 @@ describe('npm run ingest: failures and usage', () => {
     expect(directory.code).toBe(1);
     expect(directory.stderr).toContain('is a directory');
 
-    const truncated = folder.file('truncated.ndjson.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01]));
+    const truncated = folder.file(
+      'truncated.ndjson.gz',
+      Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01]),
+    );
     const corrupt = await ingest('observations', truncated);
     expect(corrupt.code).toBe(1);
     expect(corrupt.stderr).toMatch(/^ingest: cannot decompress .*truncated\.ndjson\.gz: /);

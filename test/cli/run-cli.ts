@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +45,11 @@ export function finish(child: ChildProcess, input?: string | Buffer): Promise<Cl
 }
 
 /** A temporary folder, removed by the returned function. */
-export function temporaryFolder(prefix: string): { dir: string; file: (name: string, content?: string | Buffer) => string; remove: () => void } {
+export function temporaryFolder(prefix: string): {
+  dir: string;
+  file: (name: string, content?: string | Buffer) => string;
+  remove: () => void;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return {
     dir,

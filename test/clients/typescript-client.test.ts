@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { type ServerType, serve } from '@hono/node-server';
 import createClient, { type Client } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components, paths } from '../../generated/api-types.ts';
@@ -20,8 +20,10 @@ type ErrorBody =
   | Schemas['DomainParameterError']
   | Schemas['UnauthorizedError']
   | Schemas['InsufficientCreditsError']
+  | Schemas['DailyCapReachedError']
   | Schemas['NotFoundError']
   | Schemas['MethodNotAllowedError']
+  | Schemas['NotAcceptableError']
   | Schemas['IdempotencyKeyReusedError']
   | Schemas['RateLimitedError']
   | Schemas['UriTooLongError']
@@ -39,17 +41,19 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
   let api: TestApi;
   let server: ServerType;
   let baseUrl: string;
-  let client: Client<paths>;
-  let clientFor: (headers: Record<string, string>) => Client<paths>;
+  let client: Client<paths, 'application/json'>;
+  let clientFor: (headers: Record<string, string>) => Client<paths, 'application/json'>;
 
   beforeAll(async () => {
     let key: string;
     ({ api, key } = await createFixtureApi());
     const port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(info.port));
+      server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        resolve(info.port),
+      );
     });
     baseUrl = `http://127.0.0.1:${port}`;
-    clientFor = (headers) => createClient<paths>({ baseUrl, fetch: validatingFetch, headers });
+    clientFor = (headers) => createClient<paths, 'application/json'>({ baseUrl, fetch: validatingFetch, headers });
     client = clientFor({ Authorization: `Bearer ${key}` });
   });
   afterAll(async () => {
@@ -61,23 +65,39 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
     const summary = await client.GET('/api/v1/advertiser', { params: { query: { name: 'Acme Outdoor GmbH' } } });
     expectTypeOf(summary.data).toEqualTypeOf<Schemas['AdvertiserSummary'] | undefined>();
     expect(summary.response.status).toBe(200);
-    expect(summary.data).toMatchObject({ advertiser_ids: ['AR100', 'AR200'], advertiser_type: 'direct', credits_charged: 3 });
+    expect(summary.data).toMatchObject({
+      advertiser_ids: ['AR100', 'AR200'],
+      advertiser_type: 'direct',
+      credits_charged: 3,
+    });
 
-    const domain = await client.GET('/api/v1/domain', { params: { query: { domain: 'https://www.acme-outdoor.com/tents' } } });
+    const domain = await client.GET('/api/v1/domain', {
+      params: { query: { domain: 'https://www.acme-outdoor.com/tents' } },
+    });
     expectTypeOf(domain.data).toEqualTypeOf<Schemas['DomainSummary'] | undefined>();
     expect(domain.data).toMatchObject({ domain: 'acme-outdoor.com', has_data: true, credits_charged: 3 });
 
-    const history = await client.GET('/api/v1/advertiser/history', { params: { query: { name: 'Clickwave Media Ltd' } } });
+    const history = await client.GET('/api/v1/advertiser/history', {
+      params: { query: { name: 'Clickwave Media Ltd' } },
+    });
     expectTypeOf(history.data).toEqualTypeOf<Schemas['AdvertiserHistory'] | undefined>();
-    expect(history.data?.months.find((month) => month.month === '2026-09')).toEqual({ month: '2026-09', creatives: 2, domains: 2 });
+    expect(history.data?.months.find((month) => month.month === '2026-09')).toEqual({
+      month: '2026-09',
+      creatives: 2,
+      domains: 2,
+    });
 
-    const landing = await client.GET('/api/v1/advertiser/domains', { params: { query: { name: 'Acme Outdoor GmbH' } } });
+    const landing = await client.GET('/api/v1/advertiser/domains', {
+      params: { query: { name: 'Acme Outdoor GmbH' } },
+    });
     expectTypeOf(landing.data).toEqualTypeOf<Schemas['AdvertiserLandingDomains'] | undefined>();
     expect(landing.data).toMatchObject({ landing_domain_count: 2, truncated: false, credits_charged: 15 });
 
     const brandBid = await client.GET('/api/v1/brandbid', { params: { query: { domain: 'acme-outdoor.com' } } });
     expectTypeOf(brandBid.data).toEqualTypeOf<Schemas['BrandBidReport'] | undefined>();
-    expectTypeOf<NonNullable<typeof brandBid.data>['advertisers'][number]['profile']>().toEqualTypeOf<'single_domain' | 'few_domains' | 'multi_domain_intermediary'>();
+    expectTypeOf<NonNullable<typeof brandBid.data>['advertisers'][number]['profile']>().toEqualTypeOf<
+      'single_domain' | 'few_domains' | 'multi_domain_intermediary'
+    >();
     expect(brandBid.data?.advertisers.map((row) => row.advertiser_id)).toEqual(['AR200', 'AR100', 'AR300']);
 
     const account = await client.GET('/api/v1/account');
@@ -94,7 +114,9 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
   });
 
   it('404: a typed not_found error that was charged', async () => {
-    const { data, error, response } = await client.GET('/api/v1/brandbid', { params: { query: { domain: 'never-heard-of.com' } } });
+    const { data, error, response } = await client.GET('/api/v1/brandbid', {
+      params: { query: { domain: 'never-heard-of.com' } },
+    });
     expectTypeOf(error).toEqualTypeOf<Exclude<ErrorBody, Schemas['NameParameterError']> | undefined>();
     expect(data).toBeUndefined();
     expect(response.status).toBe(404);
@@ -108,7 +130,12 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
       params: { query: { name: 'Acme Outdoor GmbH' } },
     });
     expect(response.status).toBe(402);
-    expect(error).toEqual({ error: 'insufficient_credits', message: 'This call costs 15 credits and the balance is 14.', required: 15, balance: 14 });
+    expect(error).toEqual({
+      error: 'insufficient_credits',
+      message: 'This call costs 15 credits and the balance is 14.',
+      required: 15,
+      balance: 14,
+    });
     expect(response.headers.get('x-credits-charged')).toBe('0');
     expect(await api.balanceOf(accountId)).toBe(14);
   });
@@ -119,7 +146,9 @@ describe('TypeScript client generated from openapi.yaml (openapi-typescript + op
     expect(invalid.error).toMatchObject({ error: 'invalid_domain' });
     const blank = await client.GET('/api/v1/advertiser', { params: { query: { name: ' ' } } });
     expect(blank.error).toMatchObject({ error: 'missing_name' });
-    const anonymous = await clientFor({}).GET('/api/v1/advertiser/history', { params: { query: { name: 'Acme Outdoor GmbH' } } });
+    const anonymous = await clientFor({}).GET('/api/v1/advertiser/history', {
+      params: { query: { name: 'Acme Outdoor GmbH' } },
+    });
     expect(anonymous.response.status).toBe(401);
     expect(anonymous.response.headers.get('www-authenticate')).toBe('Bearer');
     expect(anonymous.error).toMatchObject({ error: 'unauthorized' });

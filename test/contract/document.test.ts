@@ -8,7 +8,10 @@ import { spec } from '../support/contract.ts';
  */
 const resolve = (node: any): any => {
   while (node && typeof node.$ref === 'string') {
-    node = node.$ref.replace(/^#\//, '').split('/').reduce((at: any, part: string) => at[part], spec);
+    node = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, part: string) => at[part], spec);
   }
   return node;
 };
@@ -26,8 +29,10 @@ const REQUIRED_HEADERS: Record<string, string[]> = {
   '400': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
   '401': [...EVERY_ANSWER, 'WWW-Authenticate'],
   '402': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
+  '403': [...EVERY_ANSWER, 'Retry-After', 'X-Credits-Charged', 'X-Credits-Remaining'],
   '404': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
   '405': [...EVERY_ANSWER, 'Allow'],
+  '406': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
   '422': [...EVERY_ANSWER, 'X-Credits-Charged', 'X-Credits-Remaining'],
   '429': [...EVERY_ANSWER, 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Credits-Charged', 'X-Credits-Remaining'],
   '500': EVERY_ANSWER,
@@ -46,23 +51,30 @@ describe('openapi.yaml documents every operation completely', () => {
     expect(Number.isInteger(operation['x-credit-cost'])).toBe(true);
   });
 
-  it.each(operations)('$label: every response has an example and documents the headers it always carries', ({ operation }) => {
-    for (const [status, reference] of Object.entries<any>(operation.responses)) {
-      const response = resolve(reference);
-      for (const [mediaType, content] of Object.entries<any>(response.content)) {
-        expect(Object.keys(content.examples ?? {}).length, `${status} ${mediaType} examples`).toBeGreaterThan(0);
+  it.each(operations)(
+    '$label: every response has an example and documents the headers it always carries',
+    ({ operation }) => {
+      for (const [status, reference] of Object.entries<any>(operation.responses)) {
+        const response = resolve(reference);
+        for (const [mediaType, content] of Object.entries<any>(response.content)) {
+          expect(Object.keys(content.examples ?? {}).length, `${status} ${mediaType} examples`).toBeGreaterThan(0);
+        }
+        const required = Object.entries<any>(response.headers ?? {})
+          .filter(([, header]) => resolve(header).required === true)
+          .map(([name]) => name);
+        const expected =
+          needsNoKey(operation) && status === '200' ? EVERY_ANSWER : (REQUIRED_HEADERS[status] ?? EVERY_ANSWER);
+        expect(required.sort(), `${status} required headers`).toEqual([...expected].sort());
       }
-      const required = Object.entries<any>(response.headers ?? {})
-        .filter(([, header]) => resolve(header).required === true)
-        .map(([name]) => name);
-      const expected = needsNoKey(operation) && status === '200' ? EVERY_ANSWER : REQUIRED_HEADERS[status] ?? EVERY_ANSWER;
-      expect(required.sort(), `${status} required headers`).toEqual([...expected].sort());
-    }
-  });
+    },
+  );
 
-  it.each(operations.filter(({ operation }) => needsNoKey(operation)))('$label needs no key and is free', ({ operation }) => {
-    expect(operation['x-credit-cost']).toBe(0);
-    expect(operation.responses['401']).toBeUndefined();
-    expect(operation.tags).toEqual(['Operations']);
-  });
+  it.each(operations.filter(({ operation }) => needsNoKey(operation)))(
+    '$label needs no key and is free',
+    ({ operation }) => {
+      expect(operation['x-credit-cost']).toBe(0);
+      expect(operation.responses['401']).toBeUndefined();
+      expect(operation.tags).toEqual(['Operations']);
+    },
+  );
 });

@@ -4,9 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect } from '../../src/db/client.ts';
-import { contractOperations } from '../../src/spec.ts';
-import { freePort, startService, type Started } from '../support/service.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
+import { connect } from '../../src/data/client.ts';
+import { freePort, type Started, startService } from '../support/service.ts';
 
 /**
  * SIGTERM (what `docker stop`, systemd and Kubernetes send): the service stops accepting
@@ -20,12 +20,18 @@ const DB_SHUTDOWNED = 1;
 const DB_IN_PRODUCTION = 6;
 const clusterState = (dataDir: string) => fs.readFileSync(path.join(dataDir, 'global', 'pg_control')).readInt32LE(16);
 
-function get(agent: Agent, url: string, key: string): Promise<{ status: number; body: any; connection: string | undefined }> {
+function get(
+  agent: Agent,
+  url: string,
+  key: string,
+): Promise<{ status: number; body: any; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     request(url, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), connection: res.headers.connection }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: JSON.parse(text), connection: res.headers.connection }),
+      );
     })
       .on('error', reject)
       .end();
@@ -55,15 +61,23 @@ describe('SIGTERM', () => {
       try {
         process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
       } catch {}
-      for (let waited = 0; fs.existsSync(pidFile) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; fs.existsSync(pidFile) && waited < 10_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lets the request in flight finish, refuses new connections, stops the embedded database cleanly and exits 0', async () => {
+  it('lets the request in flight finish, refuses new connections, ' +
+    'stops the embedded database cleanly and exits 0', async () => {
     const dataDir = path.join(dir, 'pg');
     const pgPort = await freePort();
-    service = await startService({ DATABASE_URL: undefined, EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), DEMO_DATA: 'off', PENDING_REFUNDS_DIR: path.join(dir, 'refunds') });
+    service = await startService({
+      DATABASE_URL: undefined,
+      EMBEDDED_PG_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      DEMO_DATA: 'off',
+      PENDING_REFUNDS_DIR: path.join(dir, 'refunds'),
+    });
     const key = /Demo API key[^:]*: (alk_\S+)/.exec(service.output)![1];
     const port = Number(new URL(service.url).port);
     expect(clusterState(dataDir)).toBe(DB_IN_PRODUCTION);
@@ -84,9 +98,12 @@ describe('SIGTERM', () => {
     });
     await lockTaken;
     let answered = false;
-    const inFlight = get(new Agent({ keepAlive: true }), `${service.url}/api/v1/advertiser?name=Acme`, key).finally(() => (answered = true));
+    const inFlight = get(new Agent({ keepAlive: true }), `${service.url}/api/v1/advertiser?name=Acme`, key).finally(
+      () => (answered = true),
+    );
     for (let waited = 0; ; waited += 50) {
-      const waiting = await admin`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api' AND wait_event_type = 'Lock'`;
+      const waiting = await admin`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api'
+          AND wait_event_type = 'Lock'`;
       if (waiting.length > 0) break;
       if (waited > 10_000) throw new Error('the lookup never waited for the lock');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -105,7 +122,11 @@ describe('SIGTERM', () => {
     await admin.end();
     const response = await inFlight;
     expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ error: 'not_found', credits_charged: contractOperations.find((operation) => operation.operationId === 'getAdvertiserSummary')!.creditCost });
+    expect(response.body).toMatchObject({
+      error: 'not_found',
+      credits_charged: contractOperations.find((operation) => operation.operationId === 'getAdvertiserSummary')!
+        .creditCost,
+    });
     expect(response.connection).toBe('close');
 
     const exitedAt = performance.now();

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDatabaseProxy, type DatabaseProxy } from '../../scripts/contract/db-proxy.ts';
-import { addCredits, createAccount, createApiKey } from '../../src/db/accounts.ts';
-import { contractOperations } from '../../src/spec.ts';
+import { type DatabaseProxy, startDatabaseProxy } from '../../scripts/contract/db-proxy.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
+import { addCredits, createAccount, createApiKey } from '../../src/data/accounts.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { loadFixture } from '../support/fixture.ts';
 import { auditBilling, type FundedAccount, startLoad, summarize } from '../support/load.ts';
-import { startService, type Started } from '../support/service.ts';
+import { type Started, startService } from '../support/service.ts';
 
 /**
  * The service process is killed with SIGKILL (no shutdown code runs) and started again on the
@@ -43,7 +43,12 @@ describe('the service killed with SIGKILL', () => {
   });
 
   const start = async (databaseUrl: string) => {
-    const service = await startService({ DATABASE_URL: databaseUrl, DEMO_DATA: 'off', RATE_LIMIT_PER_MINUTE: '0', PENDING_REFUNDS_DIR: path.join(dir, 'refunds') });
+    const service = await startService({
+      DATABASE_URL: databaseUrl,
+      DEMO_DATA: 'off',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PENDING_REFUNDS_DIR: path.join(dir, 'refunds'),
+    });
     running.push(service);
     return service;
   };
@@ -59,7 +64,8 @@ describe('the service killed with SIGKILL', () => {
     return accounts;
   }
 
-  it('in the middle of a load: after a restart every debit a caller saw is in the ledger once, none exists without its row, and balances equal ledger sums', async () => {
+  it('in the middle of a load: after a restart every debit a caller saw is in the ' +
+    'ledger once, every call cut off is refunded, and balances equal ledger sums', async () => {
     const accounts = await fund(4);
     const [{ since }] = await db.sql<{ since: number }[]>`SELECT coalesce(max(id), 0)::bigint AS since FROM ledger`;
     const first = await start(db.url);
@@ -73,13 +79,28 @@ describe('the service killed with SIGKILL', () => {
     expect(cutOff, 'calls in flight when the process died got no answer').toBeGreaterThan(0);
 
     const second = await start(db.url);
-    const after = await fetch(`${second.url}${PATHS[0]}`, { headers: { authorization: `Bearer ${accounts[0].key}`, 'x-request-id': 'after-restart-1' } });
+    const after = await fetch(`${second.url}${PATHS[0]}`, {
+      headers: { authorization: `Bearer ${accounts[0].key}`, 'x-request-id': 'after-restart-1' },
+    });
     expect(after.status).toBe(200);
-    calls.push({ requestId: 'after-restart-1', keyIndex: 0, path: PATHS[0], status: 200, charged: Number(after.headers.get('x-credits-charged')), startedAt: 0, ms: 0 });
+    calls.push({
+      requestId: 'after-restart-1',
+      keyIndex: 0,
+      path: PATHS[0],
+      status: 200,
+      charged: Number(after.headers.get('x-credits-charged')),
+      startedAt: 0,
+      ms: 0,
+    });
 
-    const audit = await auditBilling(db.sql, calls, accounts, since);
-    console.log(`SIGKILL under load: ${summarize(calls)}; ${audit.unansweredCharged} of the ${cutOff} calls cut off had been charged`);
+    const audit = await auditBilling(db.sql, calls, accounts, since, { crashRecovered: true });
+    console.log(
+      `SIGKILL under load: ${summarize(calls)}; after the recovery ` +
+        `${audit.unansweredCharged} of the ${cutOff} calls cut off are charged, ` +
+        `${audit.answeredRefunded} answers delivered just before the kill were refunded`,
+    );
     expect(audit.violations).toEqual([]);
+    expect(audit.unansweredCharged).toBe(0);
     expect(await second.stop()).toBe(0);
   }, 60_000);
 
@@ -99,9 +120,12 @@ describe('the service killed with SIGKILL', () => {
         await held;
       });
       await lockTaken;
-      const answer = fetch(`${first.url}${PATHS[0]}`, { headers: { authorization: `Bearer ${account.key}`, 'x-request-id': 'owed-at-kill-1' } });
+      const answer = fetch(`${first.url}${PATHS[0]}`, {
+        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': 'owed-at-kill-1' },
+      });
       for (let waited = 0; ; waited += 50) {
-        const waiting = await db.sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api' AND wait_event_type = 'Lock'`;
+        const waiting = await db.sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api'
+            AND wait_event_type = 'Lock'`;
         if (waiting.length > 0) break;
         if (waited > 10_000) throw new Error('the lookup never waited for the lock');
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -115,7 +139,8 @@ describe('the service killed with SIGKILL', () => {
 
       process.kill(first.pid, 'SIGKILL');
       await first.exited;
-      const ledger = () => db.sql<{ kind: string }[]>`SELECT kind FROM ledger WHERE request_id = 'owed-at-kill-1' ORDER BY id`;
+      const ledger = () =>
+        db.sql<{ kind: string }[]>`SELECT kind FROM ledger WHERE request_id = 'owed-at-kill-1' ORDER BY id`;
       expect((await ledger()).map((row) => row.kind)).toEqual(['charge']);
       expect(fs.readdirSync(path.join(dir, 'refunds'))).toHaveLength(1);
 
@@ -126,7 +151,9 @@ describe('the service killed with SIGKILL', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect((await ledger()).map((row) => row.kind)).toEqual(['charge', 'refund']);
-      const [{ balance }] = await db.sql<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${account.accountId}`;
+      const [{ balance }] = await db.sql<
+        { balance: number }[]
+      >`SELECT balance FROM accounts WHERE id = ${account.accountId}`;
       expect(balance).toBe(account.initial);
       expect(second.printed()).toContain('Adopted 1 owed refunds left by an earlier run');
       expect(await second.stop()).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyField, copyInto, type Connection } from '../../src/ingest/copy.ts';
+import { type Connection, copyField, copyInto } from '../../src/ingest/copy.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let db: TestDatabase;
@@ -18,13 +18,19 @@ describe('copyInto', () => {
   it('copies text-format lines, escapes included, across chunks', async () => {
     const values = ['plain', 'tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', ''];
     const lines = values.map((value, i) => `${i}\t${copyField(value)}\n`);
-    await copyInto(connection, 'COPY copied (n, t) FROM STDIN', [lines.slice(0, 2).join(''), lines.slice(2).join(''), `9\t${copyField(null)}\n`]);
+    await copyInto(connection, 'COPY copied (n, t) FROM STDIN', [
+      lines.slice(0, 2).join(''),
+      lines.slice(2).join(''),
+      `9\t${copyField(null)}\n`,
+    ]);
     const rows = await connection<{ n: number; t: string | null }[]>`SELECT n, t FROM copied ORDER BY n`;
     expect(rows).toEqual([...values.map((t, n) => ({ n, t })), { n: 9, t: null }]);
   });
 
   it('an error the server reports during the copy rejects, instead of leaving the copy hanging', async () => {
-    await expect(copyInto(connection, 'COPY copied (n, t) FROM STDIN', ['1\tok\n', 'not a number\tx\n'])).rejects.toThrow(/invalid input syntax for type integer/);
+    await expect(
+      copyInto(connection, 'COPY copied (n, t) FROM STDIN', ['1\tok\n', 'not a number\tx\n']),
+    ).rejects.toThrow(/invalid input syntax for type integer/);
     // The connection is usable again.
     expect(await connection`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });

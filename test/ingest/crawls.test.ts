@@ -22,7 +22,7 @@ async function lastCrawled(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.domain, r.at]));
 }
 
-describe('ingest crawls: crawled_at is stored in UTC (product decisions §8 "Ingest")', () => {
+describe('ingest crawls: crawled_at is stored in UTC (docs/product-rules.md R10.15)', () => {
   it.each([
     ['YYYY-MM-DD HH:MM:SS is UTC', '2024-03-05 07:08:09', '2024-03-05 07:08:09'],
     ['ISO 8601 without offset is UTC', '2024-03-05T07:08:09', '2024-03-05 07:08:09'],
@@ -92,7 +92,11 @@ describe('ingest crawls: only the latest crawl of a domain is kept', () => {
   });
 
   it('idempotency: the same input twice changes nothing', async () => {
-    const input = [crawl('a.com', '2024-03-05 10:00:00'), crawl('b.com', '2024-03-05 11:00:00'), crawl('a.com', '2024-03-06 10:00:00')];
+    const input = [
+      crawl('a.com', '2024-03-05 10:00:00'),
+      crawl('b.com', '2024-03-05 11:00:00'),
+      crawl('a.com', '2024-03-06 10:00:00'),
+    ];
     await ingestCrawls(db.sql, input);
     const before = await snapshot(db.sql);
     const again = await ingestCrawls(db.sql, input);
@@ -113,6 +117,7 @@ describe('ingest crawls: only the latest crawl of a domain is kept', () => {
       summaries.push(await ingestCrawls(db.sql, input, { batchSize }));
       expect(await lastCrawled()).toEqual({ 'a.com': '2024-03-07 10:00:00' });
     }
-    for (const summary of summaries) expect(summary).toEqual({ read: 4, new: 1, updated: 1, unchanged: 2, rejected: 0, rejects: [] });
+    for (const summary of summaries)
+      expect(summary).toEqual({ read: 4, new: 1, updated: 1, unchanged: 2, rejected: 0, rejects: [] });
   });
 });

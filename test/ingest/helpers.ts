@@ -1,4 +1,4 @@
-import type { Sql } from '../../src/db/client.ts';
+import type { Sql } from '../../src/data/client.ts';
 
 /** Every table ingest writes, in a stable order. */
 export const DATA_TABLES = [

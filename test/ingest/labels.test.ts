@@ -14,7 +14,8 @@ beforeEach(async () => {
   await resetData(db.sql);
 });
 
-const label = (name: unknown, type?: unknown) => (type === undefined ? { advertiser_name: name } : { advertiser_name: name, advertiser_type: type });
+const label = (name: unknown, type?: unknown) =>
+  type === undefined ? { advertiser_name: name } : { advertiser_name: name, advertiser_type: type };
 
 async function labels(): Promise<Record<string, string>> {
   const rows = await db.sql<{ advertiser_name: string; advertiser_type: string }[]>`
@@ -22,7 +23,7 @@ async function labels(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.advertiser_name, r.advertiser_type]));
 }
 
-describe('ingest labels (product decisions §8 "Ingest")', () => {
+describe('ingest labels (docs/product-rules.md §10 Labels)', () => {
   it('agency or direct set the label; setting is "new", changing "updated", repeating "unchanged"', async () => {
     const summary = await ingestLabels(db.sql, [
       label('Northwind Media', 'agency'),
@@ -34,12 +35,15 @@ describe('ingest labels (product decisions §8 "Ingest")', () => {
     expect(await labels()).toEqual({ 'Acme Outdoor': 'agency', 'Northwind Media': 'agency' });
   });
 
-  it.each([[''], [null], [undefined], ['none']])('%j clears the label back to null ("updated"; "unchanged" when none was set)', async (type) => {
-    await ingestLabels(db.sql, [label('Acme Outdoor', 'direct')]);
-    const summary = await ingestLabels(db.sql, [label('Acme Outdoor', type), label('Never Labelled', type)]);
-    expect(summary).toMatchObject({ read: 2, new: 0, updated: 1, unchanged: 1, rejected: 0 });
-    expect(await labels()).toEqual({});
-  });
+  it.each([[''], [null], [undefined], ['none']])(
+    '%j clears the label back to null ("updated"; "unchanged" when none was set)',
+    async (type) => {
+      await ingestLabels(db.sql, [label('Acme Outdoor', 'direct')]);
+      const summary = await ingestLabels(db.sql, [label('Acme Outdoor', type), label('Never Labelled', type)]);
+      expect(summary).toMatchObject({ read: 2, new: 0, updated: 1, unchanged: 1, rejected: 0 });
+      expect(await labels()).toEqual({});
+    },
+  );
 
   it.each([['Agency'], ['DIRECT'], [' direct'], ['None'], ['unknown'], ['   '], [1], [true]])(
     'anything else is rejected: %j',
@@ -57,7 +61,12 @@ describe('ingest labels (product decisions §8 "Ingest")', () => {
   });
 
   it('advertiser_name follows the observation rules: missing, too long', async () => {
-    const summary = await ingestLabels(db.sql, [label('', 'agency'), label('  ', 'agency'), label('x'.repeat(513), 'agency'), label('x'.repeat(512), 'agency')]);
+    const summary = await ingestLabels(db.sql, [
+      label('', 'agency'),
+      label('  ', 'agency'),
+      label('x'.repeat(513), 'agency'),
+      label('x'.repeat(512), 'agency'),
+    ]);
     expect(summary.rejects).toEqual([
       { line: 1, reason: 'missing advertiser_name' },
       { line: 2, reason: 'missing advertiser_name' },
@@ -67,7 +76,13 @@ describe('ingest labels (product decisions §8 "Ingest")', () => {
   });
 
   it('the last row of a name wins, whatever the batch size; each row is counted against the one before', async () => {
-    const input = [label('A', 'agency'), label('A', 'none'), label('A', 'direct'), label('A', 'direct'), label('B', '')];
+    const input = [
+      label('A', 'agency'),
+      label('A', 'none'),
+      label('A', 'direct'),
+      label('A', 'direct'),
+      label('B', ''),
+    ];
     for (const batchSize of [1, 2, 100]) {
       await resetData(db.sql);
       const summary = await ingestLabels(db.sql, input, { batchSize });

@@ -28,12 +28,13 @@ async function rejectReason(record: Record<string, unknown>): Promise<string | u
   return summary.rejects[0]?.reason;
 }
 
-describe('ingest observations: field rules (product decisions §8 "Ingest")', () => {
+describe('ingest observations: field rules (docs/product-rules.md R10.4–R10.10)', () => {
   it('accepts a valid record and stores it: name as given, country upper-case, landing root domain', async () => {
     const summary = await ingest([observation({ advertiser_name: '  Acme  Outdoor ', country: 'us' })]);
     expect(summary).toEqual({ read: 1, new: 1, updated: 0, unchanged: 0, rejected: 0, rejects: [] });
     const rows = await db.sql`
-      SELECT creative_id, to_char(seen_on, 'YYYY-MM-DD') AS seen_on, landing_domain, advertiser_id, advertiser_name, country
+      SELECT creative_id, to_char(seen_on, 'YYYY-MM-DD') AS seen_on, landing_domain, advertiser_id, advertiser_name,
+        country
       FROM observations`;
     expect(rows).toEqual([
       {
@@ -98,18 +99,21 @@ describe('ingest observations: field rules (product decisions §8 "Ingest")', ()
     },
   );
 
-  it.each(['2023-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-10', '2024-01-00', '0000-01-01', '1900-02-29'])(
-    'seen_on must be a real calendar date: %s is "impossible date seen_on"',
-    async (seenOn) => {
-      expect(await rejectReason(observation({ seen_on: seenOn }))).toBe('impossible date seen_on');
-    },
-  );
+  it.each([
+    '2023-02-29',
+    '2024-02-30',
+    '2024-04-31',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-01-00',
+    '0000-01-01',
+    '1900-02-29',
+  ])('seen_on must be a real calendar date: %s is "impossible date seen_on"', async (seenOn) => {
+    expect(await rejectReason(observation({ seen_on: seenOn }))).toBe('impossible date seen_on');
+  });
 
   it('seen_on on a leap day is accepted (2024-02-29, 2000-02-29)', async () => {
-    const summary = await ingest([
-      observation({ seen_on: '2024-02-29' }),
-      observation({ seen_on: '2000-02-29' }),
-    ]);
+    const summary = await ingest([observation({ seen_on: '2024-02-29' }), observation({ seen_on: '2000-02-29' })]);
     expect(summary.new).toBe(2);
   });
 
@@ -227,26 +231,34 @@ describe('ingest observations: summary and reject lines', () => {
 });
 
 describe('ingest observations: observation identity (creative_id, seen_on, landing root domain)', () => {
-  it('a later row with the same identity and another name or country is "updated"; an identical one "unchanged"', async () => {
-    await ingest([observation({ landing_url: 'https://acme-outdoor.com/a' })]);
-    const summary = await ingest([
-      observation({ landing_url: 'http://shop.acme-outdoor.com/b?x=1' }), // same root domain: same identity
-      observation({ advertiser_name: 'Acme Outdoor GmbH' }),
-      observation({ advertiser_name: 'Acme Outdoor GmbH' }),
-      observation({ advertiser_name: 'Acme Outdoor GmbH', country: 'DE' }),
-      observation({ landing_url: 'https://acme-outdoor.de/' }), // another root domain: another identity
-      observation({ seen_on: '2024-06-02' }), // another day: another identity
-    ]);
-    expect(summary).toMatchObject({ read: 6, new: 2, updated: 2, unchanged: 2, rejected: 0 });
-    const rows = await db.sql`
+  it(
+    'a later row with the same identity and another name ' + 'or country is "updated"; an identical one "unchanged"',
+    async () => {
+      await ingest([observation({ landing_url: 'https://acme-outdoor.com/a' })]);
+      const summary = await ingest([
+        observation({ landing_url: 'http://shop.acme-outdoor.com/b?x=1' }), // same root domain: same identity
+        observation({ advertiser_name: 'Acme Outdoor GmbH' }),
+        observation({ advertiser_name: 'Acme Outdoor GmbH' }),
+        observation({ advertiser_name: 'Acme Outdoor GmbH', country: 'DE' }),
+        observation({ landing_url: 'https://acme-outdoor.de/' }), // another root domain: another identity
+        observation({ seen_on: '2024-06-02' }), // another day: another identity
+      ]);
+      expect(summary).toMatchObject({ read: 6, new: 2, updated: 2, unchanged: 2, rejected: 0 });
+      const rows = await db.sql`
       SELECT landing_domain, to_char(seen_on, 'YYYY-MM-DD') AS seen_on, advertiser_name, country
       FROM observations ORDER BY seen_on, landing_domain`;
-    expect(rows).toEqual([
-      { landing_domain: 'acme-outdoor.com', seen_on: '2024-06-01', advertiser_name: 'Acme Outdoor GmbH', country: 'DE' },
-      { landing_domain: 'acme-outdoor.de', seen_on: '2024-06-01', advertiser_name: 'Acme Outdoor', country: 'US' },
-      { landing_domain: 'acme-outdoor.com', seen_on: '2024-06-02', advertiser_name: 'Acme Outdoor', country: 'US' },
-    ]);
-  });
+      expect(rows).toEqual([
+        {
+          landing_domain: 'acme-outdoor.com',
+          seen_on: '2024-06-01',
+          advertiser_name: 'Acme Outdoor GmbH',
+          country: 'DE',
+        },
+        { landing_domain: 'acme-outdoor.de', seen_on: '2024-06-01', advertiser_name: 'Acme Outdoor', country: 'US' },
+        { landing_domain: 'acme-outdoor.com', seen_on: '2024-06-02', advertiser_name: 'Acme Outdoor', country: 'US' },
+      ]);
+    },
+  );
 
   it('a name differing only in case or white space is a different name ("updated")', async () => {
     await ingest([observation({ advertiser_name: 'Acme' })]);
@@ -290,7 +302,9 @@ describe("ingest observations: an identifier's name and country are those of its
       observation({ creative_id: 'B', seen_on: '2024-06-01', advertiser_name: 'Old Name', country: 'FR' }),
     ]);
     expect(await identifier('AR1')).toEqual({ name: 'New Name', country: 'DE' });
-    await ingest([observation({ creative_id: 'C', seen_on: '2024-05-01', advertiser_name: 'Older Name', country: 'GB' })]);
+    await ingest([
+      observation({ creative_id: 'C', seen_on: '2024-05-01', advertiser_name: 'Older Name', country: 'GB' }),
+    ]);
     expect(await identifier('AR1')).toEqual({ name: 'New Name', country: 'DE' });
   });
 
@@ -336,17 +350,22 @@ describe("ingest observations: an identifier's name and country are those of its
 });
 
 describe('ingest observations: a creative belongs to the identifier of the first accepted row mentioning it', () => {
-  it('a row tying a known creative to another identifier is rejected, in the same load and in later loads', async () => {
-    const first = await ingest([
-      observation({ creative_id: 'C1', advertiser_id: 'AR1' }),
-      observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-02' }),
-    ]);
-    expect(first.rejects).toEqual([{ line: 2, reason: 'creative already tied to another identifier' }]);
-    const later = await ingest([observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-03' })]);
-    expect(later.rejects).toEqual([{ line: 1, reason: 'creative already tied to another identifier' }]);
-    expect(await db.sql`SELECT DISTINCT creative_id, advertiser_id FROM observations`).toEqual([{ creative_id: 'C1', advertiser_id: 'AR1' }]);
-    expect(await identifier('AR2')).toBeUndefined();
-  });
+  it(
+    'a row tying a known creative to another identifier ' + 'is rejected, in the same load and in later loads',
+    async () => {
+      const first = await ingest([
+        observation({ creative_id: 'C1', advertiser_id: 'AR1' }),
+        observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-02' }),
+      ]);
+      expect(first.rejects).toEqual([{ line: 2, reason: 'creative already tied to another identifier' }]);
+      const later = await ingest([observation({ creative_id: 'C1', advertiser_id: 'AR2', seen_on: '2024-06-03' })]);
+      expect(later.rejects).toEqual([{ line: 1, reason: 'creative already tied to another identifier' }]);
+      expect(await db.sql`SELECT DISTINCT creative_id, advertiser_id FROM observations`).toEqual([
+        { creative_id: 'C1', advertiser_id: 'AR1' },
+      ]);
+      expect(await identifier('AR2')).toBeUndefined();
+    },
+  );
 
   it('a rejected row establishes nothing: the first ACCEPTED row decides the owner', async () => {
     const summary = await ingest([
@@ -400,45 +419,57 @@ describe('ingest observations: aggregates are exactly consistent with the observ
   });
 });
 
-describe("ingest observations: a creative counts once per landing domain and per month, however its observations arrive", () => {
-  it('seen again on a known domain or in a known month, in the same batch or a later one, it adds nothing there', async () => {
-    const rows = [
-      observation({ creative_id: 'C1', seen_on: '2024-05-01', landing_url: 'https://a.com/1' }),
-      observation({ creative_id: 'C1', seen_on: '2024-05-02', landing_url: 'https://a.com/2' }),
-      observation({ creative_id: 'C2', seen_on: '2024-05-03', landing_url: 'https://b.com/' }),
-      observation({ creative_id: 'C1', seen_on: '2024-05-31', landing_url: 'https://www.a.com/3' }),
-      observation({ creative_id: 'C1', seen_on: '2024-06-01', landing_url: 'https://b.com/x' }),
-      observation({ creative_id: 'C2', seen_on: '2024-06-02', landing_url: 'https://b.com/y' }),
-    ];
-    for (const batchSize of [1, 2, 6]) {
-      await resetData(db.sql);
-      await ingest(rows.slice(0, 3), batchSize);
-      await ingest(rows.slice(3), batchSize);
-      expect(await checkAggregates(db.sql)).toEqual([]);
-      const domains = await db.sql`
+describe(
+  'ingest observations: a creative counts once per landing ' + 'domain and per month, however its observations arrive',
+  () => {
+    it(
+      'seen again on a known domain or in a known month, in ' + 'the same batch or a later one, it adds nothing there',
+      async () => {
+        const rows = [
+          observation({ creative_id: 'C1', seen_on: '2024-05-01', landing_url: 'https://a.com/1' }),
+          observation({ creative_id: 'C1', seen_on: '2024-05-02', landing_url: 'https://a.com/2' }),
+          observation({ creative_id: 'C2', seen_on: '2024-05-03', landing_url: 'https://b.com/' }),
+          observation({ creative_id: 'C1', seen_on: '2024-05-31', landing_url: 'https://www.a.com/3' }),
+          observation({ creative_id: 'C1', seen_on: '2024-06-01', landing_url: 'https://b.com/x' }),
+          observation({ creative_id: 'C2', seen_on: '2024-06-02', landing_url: 'https://b.com/y' }),
+        ];
+        for (const batchSize of [1, 2, 6]) {
+          await resetData(db.sql);
+          await ingest(rows.slice(0, 3), batchSize);
+          await ingest(rows.slice(3), batchSize);
+          expect(await checkAggregates(db.sql)).toEqual([]);
+          const domains = await db.sql`
         SELECT landing_domain, creatives FROM identifier_domains WHERE advertiser_id = 'AR1' ORDER BY 1`;
-      expect(domains).toEqual([
-        { landing_domain: 'a.com', creatives: 1 },
-        { landing_domain: 'b.com', creatives: 2 },
-      ]);
-      const months = await db.sql`
-        SELECT to_char(month, 'YYYY-MM') AS month, creatives FROM identifier_months WHERE advertiser_id = 'AR1' ORDER BY 1`;
-      expect(months).toEqual([
-        { month: '2024-05', creatives: 2 },
-        { month: '2024-06', creatives: 2 },
-      ]);
-      const [{ creatives, landing_domains }] = await db.sql`
+          expect(domains).toEqual([
+            { landing_domain: 'a.com', creatives: 1 },
+            { landing_domain: 'b.com', creatives: 2 },
+          ]);
+          const months = await db.sql`
+        SELECT to_char(month, 'YYYY-MM') AS month, creatives FROM identifier_months WHERE advertiser_id = 'AR1'
+          ORDER BY 1`;
+          expect(months).toEqual([
+            { month: '2024-05', creatives: 2 },
+            { month: '2024-06', creatives: 2 },
+          ]);
+          const [{ creatives, landing_domains }] = await db.sql`
         SELECT creatives, landing_domains FROM identifiers WHERE advertiser_id = 'AR1'`;
-      expect({ creatives, landing_domains }).toEqual({ creatives: 2, landing_domains: 2 });
-    }
-  });
-});
+          expect({ creatives, landing_domains }).toEqual({ creatives: 2, landing_domains: 2 });
+        }
+      },
+    );
+  },
+);
 
 describe('ingest observations: concurrent loads', () => {
   it('are applied batch by batch under one lock: one owner per creative, aggregates exact', async () => {
     const load = (advertiserId: string) =>
       Array.from({ length: 300 }, (_, i) =>
-        observation({ creative_id: `C${i % 50}`, advertiser_id: advertiserId, seen_on: `2024-05-${String((i % 28) + 1).padStart(2, '0')}`, landing_url: `site${i % 7}.com` }),
+        observation({
+          creative_id: `C${i % 50}`,
+          advertiser_id: advertiserId,
+          seen_on: `2024-05-${String((i % 28) + 1).padStart(2, '0')}`,
+          landing_url: `site${i % 7}.com`,
+        }),
       );
     const [a, b] = await Promise.all([ingest(load('AR1'), 10), ingest(load('AR2'), 10)]);
     expect(await checkAggregates(db.sql)).toEqual([]);

@@ -17,7 +17,8 @@ describe('checkAggregates', () => {
     expect(await checkAggregates(db.sql)).toEqual([]);
     // Written around ingest, which would reject it: a creative has one owner.
     await db.sql`
-      INSERT INTO observations (creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country, ingest_seq)
+      INSERT INTO observations (creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country,
+        ingest_seq)
       VALUES ('C1', '2024-06-02', 'acme-outdoor.com', 'AR2', 'Other', 'US', 1)`;
     expect(await checkAggregates(db.sql)).toContain('observations: 1 creative(s) tied to more than one identifier');
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey, setAccountDisabled } from '../../src/db/accounts.ts';
-import { generateApiKey } from '../../src/keys/api-key.ts';
 import { createApp } from '../../src/app.ts';
 import { DEFAULT_UNAUTHORIZED_FLOOR_MS } from '../../src/config.ts';
+import { generateApiKey } from '../../src/contract/api-key.ts';
+import { revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { startHttpServer, type TestHttpServer } from '../support/http.ts';
 
@@ -16,8 +16,8 @@ import { startHttpServer, type TestHttpServer } from '../support/http.ts';
  *
  * Unknown and revoked keys and disabled accounts run one and the same lookup, which finds no
  * active key. A wrong checksum, a key in the URL and no key are refused without a lookup
- * (product-decisions §4), one database round trip sooner; every 401 waits out the same floor
- * (src/middleware/refusal-timing.ts), which evens that out without a database lookup.
+ * (docs/product-rules.md R4.7, R5.3), one database round trip sooner; every 401 waits out the same floor
+ * (src/http/refusal-timing.ts), which evens that out without a database lookup.
  */
 const ROUNDS = 200;
 const WARM_UP_ROUNDS = 20;
@@ -44,8 +44,14 @@ interface Case {
   headers: Record<string, string>;
 }
 
-/** Sends every case ROUNDS times (after a warm-up), interleaved in a new random order each round; the median time of each. */
-async function medianTimes(baseUrl: string, cases: Record<string, Case>): Promise<{ medians: Record<string, number>; report: string }> {
+/**
+ * Sends every case ROUNDS times (after a warm-up), interleaved in a new random order each round; the median time of
+ * each.
+ */
+async function medianTimes(
+  baseUrl: string,
+  cases: Record<string, Case>,
+): Promise<{ medians: Record<string, number>; report: string }> {
   const timings: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
     for (const name of shuffled(Object.keys(cases))) {
@@ -60,7 +66,9 @@ async function medianTimes(baseUrl: string, cases: Record<string, Case>): Promis
     }
   }
   const medians = Object.fromEntries(Object.entries(timings).map(([name, values]) => [name, median(values)]));
-  const report = Object.entries(medians).map(([name, value]) => `${name}: ${value.toFixed(3)} ms`).join(', ');
+  const report = Object.entries(medians)
+    .map(([name, value]) => `${name}: ${value.toFixed(3)} ms`)
+    .join(', ');
   console.log(`401 medians over ${ROUNDS} requests each: ${report}`);
   return { medians, report };
 }
@@ -75,7 +83,8 @@ describe('401 response times do not tell the refusal cases apart', () => {
   const lookedUp = ['unknown key', 'revoked key', 'disabled account'];
   const notLookedUp = ['wrong checksum', 'key in the query string', 'no key'];
   let ledgerBefore: unknown;
-  const ledger = () => api.db.sql`SELECT count(*)::integer AS rows, coalesce(sum(amount), 0)::bigint AS total FROM ledger`;
+  const ledger = () =>
+    api.db.sql`SELECT count(*)::integer AS rows, coalesce(sum(amount), 0)::bigint AS total FROM ledger`;
 
   beforeAll(async () => {
     api = await createTestApi();
@@ -106,17 +115,21 @@ describe('401 response times do not tell the refusal cases apart', () => {
     await api.close();
   });
 
-  it(`as served: the medians of ${ROUNDS} interleaved requests per case lie within ${TOLERANCE_MS} ms of each other`, async () => {
+  it(`as served: the medians of ${ROUNDS} interleaved requests ` +
+    `per case lie within ${TOLERANCE_MS} ms of each other`, async () => {
     const { medians, report } = await medianTimes(served.url, cases);
     expect(spread(Object.values(medians)), report).toBeLessThanOrEqual(TOLERANCE_MS);
     // The cases refused without a lookup are evened out by the floor, not by luck.
-    for (const name of notLookedUp) expect(medians[name], `${name}; ${report}`).toBeGreaterThanOrEqual(DEFAULT_UNAUTHORIZED_FLOOR_MS - 1);
+    for (const name of notLookedUp)
+      expect(medians[name], `${name}; ${report}`).toBeGreaterThanOrEqual(DEFAULT_UNAUTHORIZED_FLOOR_MS - 1);
   }, 120_000);
 
-  it('under the floor: the lookups of unknown, revoked and disabled keys cost the same, and no case does extra work', async () => {
+  it('under the floor: the lookups of unknown, revoked and ' +
+    'disabled keys cost the same, and no case does extra work', async () => {
     const { medians, report } = await medianTimes(unfloored.url, cases);
     expect(spread(lookedUp.map((name) => medians[name])), report).toBeLessThanOrEqual(TOLERANCE_MS);
     // Without a lookup, never slower than with one.
-    for (const name of notLookedUp) expect(medians[name], `${name}; ${report}`).toBeLessThanOrEqual(Math.max(...lookedUp.map((n) => medians[n])));
+    for (const name of notLookedUp)
+      expect(medians[name], `${name}; ${report}`).toBeLessThanOrEqual(Math.max(...lookedUp.map((n) => medians[n])));
   }, 120_000);
 });

@@ -1,7 +1,7 @@
-import { createApp, type App, type AppDependencies } from '../../src/app.ts';
-import { createAccount, createApiKey } from '../../src/db/accounts.ts';
+import { type App, type AppDependencies, createApp } from '../../src/app.ts';
+import { createAccount, createApiKey } from '../../src/data/accounts.ts';
+import { type ValidatedResponse, validateResponse } from './contract.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { validateResponse, type ValidatedResponse } from './contract.ts';
 
 export interface RequestOptions {
   /** Sent as `Authorization: Bearer`. */
@@ -41,7 +41,8 @@ export async function createTestApi(options: Omit<AppDependencies, 'sql'> = {}):
       if (adjustment !== 0) {
         // Test set-up only: a ledger row moves the balance so ledger and balance still agree.
         await db.sql`
-          WITH moved AS (UPDATE accounts SET balance = balance + ${adjustment} WHERE id = ${account.id} RETURNING id, balance)
+          WITH moved AS (UPDATE accounts SET balance = balance + ${adjustment} WHERE id = ${account.id}
+            RETURNING id, balance)
           INSERT INTO ledger (account_id, kind, amount, balance_after, endpoint, payment_reference)
           SELECT id, ${adjustment > 0 ? 'purchase' : 'charge'}, ${adjustment}, balance, 'test-setup',
                  ${adjustment > 0 ? `test-setup-${account.id}` : null}
@@ -54,7 +55,9 @@ export async function createTestApi(options: Omit<AppDependencies, 'sql'> = {}):
       return row.balance;
     },
     async ledgerSum(accountId) {
-      const [row] = await db.sql<{ sum: number }[]>`SELECT coalesce(sum(amount), 0)::bigint AS sum FROM ledger WHERE account_id = ${accountId}`;
+      const [row] = await db.sql<
+        { sum: number }[]
+      >`SELECT coalesce(sum(amount), 0)::bigint AS sum FROM ledger WHERE account_id = ${accountId}`;
       return row.sum;
     },
     close: () => db.drop(),

@@ -42,7 +42,7 @@ function validatorFor(schema: any): ValidateFunction {
 function assertFieldOrder(body: unknown, schema: any, where: string): void {
   schema = resolve(schema);
   if (Array.isArray(body) && schema?.items) {
-    body.forEach((item, index) => assertFieldOrder(item, schema.items, `${where}[${index}]`));
+    for (const [index, item] of body.entries()) assertFieldOrder(item, schema.items, `${where}[${index}]`);
     return;
   }
   if (body === null || typeof body !== 'object' || !schema?.properties) return;
@@ -50,7 +50,9 @@ function assertFieldOrder(body: unknown, schema: any, where: string): void {
   const actual = Object.keys(body);
   const expected = documented.filter((key) => actual.includes(key));
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${where}: fields ${JSON.stringify(actual)} are not in the documented order ${JSON.stringify(expected)}`);
+    throw new Error(
+      `${where}: fields ${JSON.stringify(actual)} are not in the documented order ${JSON.stringify(expected)}`,
+    );
   }
   for (const key of actual) assertFieldOrder((body as any)[key], schema.properties[key], `${where}.${key}`);
 }
@@ -61,6 +63,12 @@ export interface ValidatedResponse {
   body: any;
   text: string;
 }
+
+/** Response headers that the contract must document on every answer that sends them. */
+const MUST_BE_DOCUMENTED = new RegExp(
+  '^(x-credits-|www-authenticate$|allow$|retry-after$|ratelimit$|ratelimit-policy$|idempotent-replayed$|' +
+    'cache-control$|x-content-type-options$|x-sandbox$|x-total-count$|x-truncated$)',
+);
 
 export async function validateResponse(method: string, url: string, response: Response): Promise<ValidatedResponse> {
   const { pathname } = new URL(url, 'http://localhost');
@@ -83,7 +91,8 @@ export async function validateResponse(method: string, url: string, response: Re
   }
   const operation = pathItem[method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()] ?? pathItem.get;
   const documented = operation.responses[String(response.status)];
-  if (!documented) throw new Error(`${where}: status ${response.status} is not documented for ${operation.operationId}`);
+  if (!documented)
+    throw new Error(`${where}: status ${response.status} is not documented for ${operation.operationId}`);
   const definition = resolve(documented);
   for (const [name, reference] of Object.entries<any>(definition.headers ?? {})) {
     const header = resolve(reference);
@@ -94,19 +103,27 @@ export async function validateResponse(method: string, url: string, response: Re
     }
     const schema = header.schema;
     const typed = resolve(schema).type === 'integer' && /^-?[0-9]+$/.test(value) ? Number(value) : value;
-    if (!validatorFor(schema)(typed)) throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
+    if (!validatorFor(schema)(typed))
+      throw new Error(`${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(schema)}`);
   }
   for (const name of response.headers.keys()) {
-    if (/^(x-credits-|www-authenticate$|allow$|retry-after$|ratelimit$|ratelimit-policy$|idempotent-replayed$|cache-control$|x-content-type-options$)/.test(name) && !(Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name))) {
+    if (MUST_BE_DOCUMENTED.test(name) && !Object.keys(definition.headers ?? {}).some((h) => h.toLowerCase() === name)) {
       throw new Error(`${where}: header ${name} is sent but not documented`);
     }
   }
   if (!isHead) {
     const content = definition.content[mediaType];
-    if (!content) throw new Error(`${where}: content type ${contentType} is not documented (${Object.keys(definition.content).join(', ')}): ${text.slice(0, 200)}`);
+    if (!content)
+      throw new Error(
+        `${where}: content type ${contentType} is not documented ` +
+          `(${Object.keys(definition.content).join(', ')}): ${text.slice(0, 200)}`,
+      );
     const schema = content.schema;
     const validate = validatorFor(schema);
-    if (!validate(body)) throw new Error(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    if (!validate(body))
+      throw new Error(
+        `${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`,
+      );
     assertFieldOrder(body, schema, where);
   }
   return { status: response.status, headers: response.headers, body, text };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { connect, type Sql } from '../../src/db/client.ts';
+import { connect, type Sql } from '../../src/data/client.ts';
 import { withDatabase } from './global-setup.ts';
 
 export interface TestDatabase {

@@ -1,5 +1,5 @@
+import type { Sql } from '../../src/data/client.ts';
 import { ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
-import type { Sql } from '../../src/db/client.ts';
 import { createTestApi, type TestApi } from './api.ts';
 
 /** The service's clock in route tests: history windows are computed from this instant. */
@@ -7,12 +7,18 @@ export const NOW = new Date('2026-11-22T10:00:00Z');
 
 /**
  * A small hand-made dataset whose every value in the route tests was worked out by hand from
- * product-decisions §1, with the traps that make naive counts wrong: one creative seen on two
+ * docs/product-rules.md §1 and §2, with the traps that make naive counts wrong: one creative seen on two
  * days, two identifiers merged under one name, a tie on creatives for the country, a renamed
  * identifier, a crawl with a time-zone offset, and a domain that was crawled but has no ads.
  */
-const o = (creative_id: string, advertiser_id: string, advertiser_name: string, country: string, landing_url: string, seen_on: string) =>
-  ({ creative_id, advertiser_id, advertiser_name, country, landing_url, seen_on });
+const o = (
+  creative_id: string,
+  advertiser_id: string,
+  advertiser_name: string,
+  country: string,
+  landing_url: string,
+  seen_on: string,
+) => ({ creative_id, advertiser_id, advertiser_name, country, landing_url, seen_on });
 
 export const OBSERVATIONS = [
   o('c1', 'AR100', 'Acme Outdoor GmbH', 'DE', 'https://www.acme-outdoor.com/tents', '2026-10-05'),
@@ -47,7 +53,9 @@ export async function loadFixture(sql: Sql): Promise<void> {
 }
 
 /** A test API on the fixture dataset (plus `extra` data), and a key holding 1000 credits. */
-export async function createFixtureApi(extra: (sql: Sql) => Promise<unknown> = async () => {}): Promise<{ api: TestApi; key: string }> {
+export async function createFixtureApi(
+  extra: (sql: Sql) => Promise<unknown> = async () => {},
+): Promise<{ api: TestApi; key: string }> {
   const api = await createTestApi({ now: () => NOW });
   await loadFixture(api.db.sql);
   await extra(api.db.sql);

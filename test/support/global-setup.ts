@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import type { TestProject } from 'vitest/node';
+import { type EmbeddedServer, startEmbeddedPostgres } from '../../src/data/embedded.ts';
+import { migrate } from '../../src/data/migrate.ts';
+import { loadSandboxDataset } from '../../src/synthetic/load.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,6 +35,7 @@ export default async function setup(project: TestProject) {
   await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`);
   await admin.unsafe(`CREATE DATABASE ${template} TEMPLATE template0 ENCODING 'UTF8'`);
   await migrate(withDatabase(adminUrl, template));
+  await loadSandboxDataset(withDatabase(adminUrl, template));
   project.provide('adminUrl', adminUrl);
   project.provide('templateDatabase', template);
 

@@ -1,9 +1,9 @@
 import type http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import type { App } from '../../src/app.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/config.ts';
-import { createHttpServer } from '../../src/http-server.ts';
+import { createHttpServer } from '../../src/http/server.ts';
 
 export interface TestHttpServer {
   server: http.Server;
@@ -14,7 +14,7 @@ export interface TestHttpServer {
 }
 
 /**
- * The app behind the service's real HTTP server (src/http-server.ts) on a free loopback port.
+ * The app behind the service's real HTTP server (src/http/server.ts) on a free loopback port.
  * The URL limit is the app's (createApp's `limits`); the others are the server's.
  */
 export async function startHttpServer(app: App, limits: Partial<HttpLimits> = {}): Promise<TestHttpServer> {
@@ -84,4 +84,23 @@ export function parseAnswer(raw: string): { status: number; headers: Headers; bo
 /** The answer as a fetch Response, so test/support/contract.ts can validate it against openapi.yaml. */
 export function asResponse(answer: RawAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * Every response in `raw`, in order, each delimited by its Content-Length (the service sends one
+ * on every answer); interim `1xx` responses are skipped. What follows the last one is ignored.
+ */
+export function parseAnswers(raw: string): { status: number; headers: Headers; body: string }[] {
+  const answers: { status: number; headers: Headers; body: string }[] = [];
+  let bytes = Buffer.from(raw, 'utf8');
+  while (bytes.length > 0) {
+    const end = bytes.indexOf('\r\n\r\n');
+    if (end === -1) break;
+    const head = parseAnswer(`${bytes.subarray(0, end).toString('utf8')}\r\n\r\n`);
+    const length = head.status >= 200 ? Number(head.headers.get('content-length') ?? 0) : 0;
+    const body = bytes.subarray(end + 4, end + 4 + length).toString('utf8');
+    if (head.status >= 200) answers.push({ ...head, body });
+    bytes = bytes.subarray(end + 4 + length);
+  }
+  return answers;
 }

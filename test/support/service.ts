@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { projectRoot } from '../../src/config.ts';
+import { demoCurlLines } from '../../src/demo.ts';
+
+/** How many ready-to-paste calls the first start prints. */
+export const DEMO_CURL_LINES = demoCurlLines('http://localhost', 'alk_').length;
 
 export interface Started {
   /** What the service printed until it was ready. */
@@ -11,8 +15,8 @@ export interface Started {
   pid: number;
   /** Everything it printed so far. */
   printed(): string;
-  /** SIGTERM, then its exit code. */
-  stop(): Promise<number | null>;
+  /** SIGTERM, then its exit code, or the signal that ended it (so a failed expectation names it). */
+  stop(): Promise<number | NodeJS.Signals | null>;
   /** Resolves when the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -26,12 +30,18 @@ export function startService(env: Record<string, string | undefined>): Promise<S
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.once('exit', (code, signal) => done({ code, signal })),
+    );
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && output.includes('\n', output.indexOf(match[0])) && /(already exists|Try every endpoint:(\n.*curl.*){6})/.test(output)) {
+      if (
+        match &&
+        output.includes('\n', output.indexOf(match[0])) &&
+        new RegExp(`(already exists|Try every endpoint:(\\n.*curl.*){${DEMO_CURL_LINES}})`).test(output)
+      ) {
         clearTimeout(timer);
         resolve({
           output,
@@ -41,16 +51,19 @@ export function startService(env: Record<string, string | undefined>): Promise<S
           printed: () => output,
           stop: async () => {
             child.kill('SIGTERM');
-            const { code } = await exited;
+            const { code, signal } = await exited;
             // After the exit, the last lines it printed may still be in the pipe: read them first
             // (up to a second: a child process of its own may hold the pipe open longer).
             if (!child.stdout.readableEnded) {
               await new Promise<void>((done) => {
                 const grace = setTimeout(done, 1_000);
-                child.stdout.once('end', () => { clearTimeout(grace); done(); });
+                child.stdout.once('end', () => {
+                  clearTimeout(grace);
+                  done();
+                });
               });
             }
-            return code;
+            return code ?? signal;
           },
           exited,
         });
@@ -58,7 +71,10 @@ export function startService(env: Record<string, string | undefined>): Promise<S
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${output}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${output}`));
+    });
   });
 }
 

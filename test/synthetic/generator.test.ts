@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advertiserHistory, advertiserLandingDomains, advertiserSummary, brandBid, domainSummary } from '../../src/db/lookups.ts';
+import {
+  getAdvertiserHistory,
+  getAdvertiserLandingDomains,
+  getAdvertiserSummary,
+  getBrandBidReport,
+  getDomainSummary,
+} from '../../src/data/lookups.ts';
 import { checkAggregates, ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
-import { DEMO, generateDataset, type Dataset } from '../../src/synthetic/generator.ts';
+import { type Dataset, DEMO, generateDataset } from '../../src/synthetic/generator.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 const TODAY = new Date('2024-06-15T08:00:00Z');
@@ -36,7 +42,8 @@ describe('synthetic generator: deterministic', () => {
     const a = generateDataset({ seed: 1, size: 20_000, today: TODAY });
     const b = generateDataset({ seed: 2, size: 20_000, today: TODAY });
     expect(digestAll(a).observations.hash).not.toBe(digestAll(b).observations.hash);
-    const fixtures = (dataset: Dataset) => digest([...dataset.observations()].filter((r) => !r.advertiser_id.startsWith('AR2')));
+    const fixtures = (dataset: Dataset) =>
+      digest([...dataset.observations()].filter((r) => !r.advertiser_id.startsWith('AR2')));
     expect(fixtures(a)).toEqual(fixtures(b));
   });
 
@@ -64,11 +71,21 @@ describe('synthetic generator: deterministic', () => {
     }
     expect(max <= '2024-06-15').toBe(true);
     expect(min < '2021-06-15').toBe(true); // more than 36 months of activity
-    const forms = new Set([...dataset.crawls()].map(({ crawled_at }) =>
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(crawled_at) ? 'space'
-        : /Z$/.test(crawled_at) ? (crawled_at.includes('.') ? 'fraction Z' : 'Z')
-          : /[+-]\d\d:\d\d$/.test(crawled_at) ? '+hh:mm'
-            : /[+-]\d{4}$/.test(crawled_at) ? '+hhmm' : crawled_at));
+    const forms = new Set(
+      [...dataset.crawls()].map(({ crawled_at }) =>
+        /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(crawled_at)
+          ? 'space'
+          : /Z$/.test(crawled_at)
+            ? crawled_at.includes('.')
+              ? 'fraction Z'
+              : 'Z'
+            : /[+-]\d\d:\d\d$/.test(crawled_at)
+              ? '+hh:mm'
+              : /[+-]\d{4}$/.test(crawled_at)
+                ? '+hhmm'
+                : crawled_at,
+      ),
+    );
     expect([...forms].sort()).toEqual(['+hh:mm', '+hhmm', 'Z', 'fraction Z', 'space']);
   });
 });
@@ -95,35 +112,44 @@ describe('synthetic generator: the shapes the demo and the tests rely on, after 
   });
 
   it('intermediary with more than 500 landing domains: the list is truncated at 500', async () => {
-    const result = await advertiserLandingDomains(db.sql, DEMO.intermediaryName);
+    const result = await getAdvertiserLandingDomains(db.sql, DEMO.intermediaryName);
     expect(result!.landing_domain_count).toBe(DEMO.intermediaryDomainCount);
     expect(DEMO.intermediaryDomainCount).toBeGreaterThan(500);
     expect(result!.landing_domains).toHaveLength(500);
     expect(result!.truncated).toBe(true);
-    expect(await advertiserSummary(db.sql, DEMO.intermediaryName)).toMatchObject({
+    expect(await getAdvertiserSummary(db.sql, DEMO.intermediaryName)).toMatchObject({
       advertiser_ids: [DEMO.intermediaryId],
       advertiser_type: 'agency',
     });
-    expect((await advertiserLandingDomains(db.sql, DEMO.secondIntermediaryName))!).toMatchObject({
+    expect((await getAdvertiserLandingDomains(db.sql, DEMO.secondIntermediaryName))!).toMatchObject({
       landing_domain_count: DEMO.secondIntermediaryDomainCount,
       truncated: false,
     });
   });
 
-  it('brand domain that more than 100 identifiers send ads to: 100 rows, the brand first, every profile present', async () => {
-    const report = await brandBid(db.sql, DEMO.brandDomain);
-    expect(report!.advertiser_count).toBe(DEMO.brandDomainAdvertisers);
-    expect(DEMO.brandDomainAdvertisers).toBeGreaterThan(100);
-    expect(report!.advertisers).toHaveLength(100);
-    expect(report!.advertisers[0]).toMatchObject({ advertiser: DEMO.brandName, advertiser_id: DEMO.brandId, profile: 'single_domain' });
-    expect(new Set(report!.advertisers.map((a) => a.profile))).toEqual(new Set(['single_domain', 'few_domains', 'multi_domain_intermediary']));
-    const counts = new Set(report!.advertisers.map((a) => a.landing_domain_count));
-    for (const boundary of [1, 2, 4, 5]) expect(counts.has(boundary)).toBe(true);
-    expect((await advertiserSummary(db.sql, DEMO.brandName))!.advertiser_type).toBe('direct');
-  });
+  it(
+    'brand domain that more than 100 identifiers send ads ' + 'to: 100 rows, the brand first, every profile present',
+    async () => {
+      const report = await getBrandBidReport(db.sql, DEMO.brandDomain);
+      expect(report!.advertiser_count).toBe(DEMO.brandDomainAdvertisers);
+      expect(DEMO.brandDomainAdvertisers).toBeGreaterThan(100);
+      expect(report!.advertisers).toHaveLength(100);
+      expect(report!.advertisers[0]).toMatchObject({
+        advertiser: DEMO.brandName,
+        advertiser_id: DEMO.brandId,
+        profile: 'single_domain',
+      });
+      expect(new Set(report!.advertisers.map((a) => a.profile))).toEqual(
+        new Set(['single_domain', 'few_domains', 'multi_domain_intermediary']),
+      );
+      const counts = new Set(report!.advertisers.map((a) => a.landing_domain_count));
+      for (const boundary of [1, 2, 4, 5]) expect(counts.has(boundary)).toBe(true);
+      expect((await getAdvertiserSummary(db.sql, DEMO.brandName))!.advertiser_type).toBe('direct');
+    },
+  );
 
   it('name shared by several identifiers: merged, distinct domains fewer than their sum, unlabelled', async () => {
-    expect(await advertiserSummary(db.sql, DEMO.sharedName)).toEqual({
+    expect(await getAdvertiserSummary(db.sql, DEMO.sharedName)).toEqual({
       advertiser: DEMO.sharedName,
       advertiser_ids: [...DEMO.sharedNameIds],
       creatives: DEMO.sharedNameCreatives,
@@ -138,32 +164,40 @@ describe('synthetic generator: the shapes the demo and the tests rely on, after 
   });
 
   it('single-domain brand and few-domain advertiser', async () => {
-    expect(await advertiserLandingDomains(db.sql, DEMO.singleDomainName)).toMatchObject({
+    expect(await getAdvertiserLandingDomains(db.sql, DEMO.singleDomainName)).toMatchObject({
       landing_domain_count: 1,
       landing_domains: [{ domain: DEMO.singleDomain }],
     });
-    const few = await advertiserLandingDomains(db.sql, DEMO.fewDomainsName);
+    const few = await getAdvertiserLandingDomains(db.sql, DEMO.fewDomainsName);
     expect(few!.landing_domains.map((d) => d.domain).sort()).toEqual([...DEMO.fewDomains]);
   });
 
   it('renamed identifier: the current name answers, the former name is 404', async () => {
-    expect((await advertiserSummary(db.sql, DEMO.renamedName))!.advertiser_ids).toEqual([DEMO.renamedId]);
-    expect(await advertiserSummary(db.sql, DEMO.formerName)).toBeNull();
+    expect((await getAdvertiserSummary(db.sql, DEMO.renamedName))!.advertiser_ids).toEqual([DEMO.renamedId]);
+    expect(await getAdvertiserSummary(db.sql, DEMO.formerName)).toBeNull();
   });
 
   it('activity over more than 36 months; the dormant advertiser has 36 zero months', async () => {
-    const shared = await advertiserHistory(db.sql, DEMO.sharedName, TODAY);
+    const shared = await getAdvertiserHistory(db.sql, DEMO.sharedName, TODAY);
     expect(shared!.window_start).toBe('2021-07-01');
     expect(shared!.months.filter((m) => m.creatives > 0).length).toBeGreaterThan(10);
-    const dormant = await advertiserHistory(db.sql, DEMO.dormantName, TODAY);
+    const dormant = await getAdvertiserHistory(db.sql, DEMO.dormantName, TODAY);
     expect(dormant!.window_start).toBe('2021-07-01');
     expect(dormant!.months).toHaveLength(36);
     expect(dormant!.months.every((m) => m.creatives === 0 && m.domains === 0)).toBe(true);
   });
 
   it('crawled-only domain: has_data false, no advertisers, a crawl time', async () => {
-    expect(await domainSummary(db.sql, DEMO.crawledOnlyDomain)).toMatchObject({ advertisers: 0, has_data: false, last_crawled: expect.any(String) });
-    expect(await brandBid(db.sql, DEMO.crawledOnlyDomain)).toEqual({ domain: DEMO.crawledOnlyDomain, advertiser_count: 0, advertisers: [] });
+    expect(await getDomainSummary(db.sql, DEMO.crawledOnlyDomain)).toMatchObject({
+      advertisers: 0,
+      has_data: false,
+      last_crawled: expect.any(String),
+    });
+    expect(await getBrandBidReport(db.sql, DEMO.crawledOnlyDomain)).toEqual({
+      domain: DEMO.crawledOnlyDomain,
+      advertiser_count: 0,
+      advertisers: [],
+    });
   });
 
   it('some names labelled agency, some direct, some unlabelled', async () => {
@@ -179,7 +213,7 @@ describe('synthetic generator: the shapes the demo and the tests rely on, after 
   });
 
   it('unknown name and domain are 404', async () => {
-    expect(await advertiserSummary(db.sql, DEMO.unknownName)).toBeNull();
-    expect(await domainSummary(db.sql, DEMO.unknownDomain)).toBeNull();
+    expect(await getAdvertiserSummary(db.sql, DEMO.unknownName)).toBeNull();
+    expect(await getDomainSummary(db.sql, DEMO.unknownDomain)).toBeNull();
   });
 });

@@ -7,8 +7,9 @@ Idempotency-Key (`Idempotent-Replayed: true`, free), and the credit headers and 
 The operations endpoints (`security: []`) need no key and ignore any: never 401, never a credit
 header.
 Schemathesis validates the shapes; this check validates those rules on every response, knowing
-which key each request carried. Generated Idempotency-Key values recur across cases, so the
-fuzzing meets replays and 422 idempotency_key_reused as well.
+which key each request carried. Generated Idempotency-Key values recur across cases with the same
+query (alk_fuzz/idempotency.py keeps them from meeting another one), so the fuzzing meets replays
+as well.
 """
 
 from __future__ import annotations

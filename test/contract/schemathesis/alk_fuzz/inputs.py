@@ -1,47 +1,67 @@
-"""Input for the parameter rules that JSON Schema cannot state (product-decisions sections 3 and 8).
+"""Input for the parameter rules beyond what the schemas generate (docs/product-rules.md §3).
 
-Positive cases. The `domain` parameter is valid when it names a host with a registrable domain
-under the ICANN section of the Public Suffix List. No JSON Schema pattern can express that list,
-so a generated string (`type: string` with a non-blank pattern) is almost never a real domain,
-and the service rightly answers 400 invalid_domain. Positive cases therefore get the generated
-value turned into a registrable domain, in one of the many shapes the parameter accepts (scheme,
-user info, `www.` and other sub-domains, upper case, internationalized labels, port, path, query,
-fragment, trailing dot, surrounding white space), with the generated text kept as label and path.
-The `name` limit of 512 code points is stated in prose, not as maxLength (.spectral.yaml says
-why), so positive names are cut to it.
+The schemas say what the service accepts: every `name` and every `domain` schemathesis generates
+from them is accepted (200, or a charged 404), which is what positive_data_acceptance checks with
+schemathesis' default settings. `name` is stated exactly (not only white space, at most
+`maxLength` code points). `domain` is stated by a sound but partial pattern: the service accepts
+much more (URLs, every public suffix, internationalized names; test/contract/parameters.test.ts and
+root-domain.test.ts prove those), so a value the pattern refuses may still be a valid domain.
 
-Negative cases. The coverage phase sends each negation of what the schema states (absent, white
-space only, wrong type); in the fuzzing phase three cases in four (of those whose key header
-schemathesis left alone) get instead a value that only
-the prose rules make invalid:
-a name over 512 code points, a parameter given twice, or a domain without a registrable domain
-(IP address, single label, bare public suffix, unknown top-level domain, other scheme, host over
-253 characters). That is how `invalid_name` and `invalid_domain` are produced under fuzzing.
+Schemathesis revalidates every case this hook changes against the schema and files it as positive
+or negative accordingly, so what is sent here is judged by what the schema says about it.
+
+Positive cases. One `domain` in four becomes a demo-dataset host in a shape the pattern allows, so
+generated input also reaches real data (200), not only 404; the rest go as generated.
+
+Negative cases. A `domain` the schema refuses but that may still name a registrable domain (say
+a label longer than the pattern allows, or `example.fr`) becomes a value the rule refuses; only
+blank values and ASCII without a dot or `%` (at most a single label) are certain to be refused as
+generated. In the fuzzing phase, three cases in four (of those whose key header schemathesis left
+alone) get instead a value that only the prose rules make invalid: a name over `maxLength` code
+points, a parameter given twice, or a domain without a registrable domain (IP address, single
+label, bare public suffix, unknown top-level domain, other scheme, host over 253 characters).
+That is how `invalid_name` and `invalid_domain` are produced under fuzzing.
 
 Every choice is derived from the generated value itself, so a seed always gives the same requests.
 """
 
 from __future__ import annotations
 
+import base64
+import datetime
 import re
 import zlib
-from urllib.parse import quote
 
+import jsonschema_rs
 import schemathesis
 from schemathesis import GenerationMode
 from schemathesis.generation.meta import TestPhase
 
-MAX_NAME_CODE_POINTS = 512
-# The parameters' pattern: a character that JavaScript's `trim` would keep.
+# What the contract states, read when schemathesis loads it.
+_contract: dict = {}
+
+# The `name` pattern: a character that JavaScript's `trim` would keep.
 NON_BLANK = re.compile("[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]")
 
-SUFFIXES = ["com", "net", "org", "de", "co.uk", "com.au", "fr", "io", "jp", "ch", "xn--p1ai"]
-IDN_LABELS = ["bücher", "müller-shop", "пример", "例え", "ÆRØ"]
-SUBDOMAINS = ["", "", "www.", "WWW.", "shop.", "a.b."]
-SCHEMES = ["", "", "http://", "https://", "HTTPS://", "https://user:secret@"]
-PORTS = ["", "", ":443", ":8080"]
-# Demo-dataset domains, so generated positive input also reaches real data (200), not only 404.
-DEMO_DOMAINS = ["acme-outdoor.com", "globex-retail.com"]
+# Demo-dataset domains, in shapes the `domain` pattern allows (upper case and sub-domains included).
+DEMO_HOSTS = ["acme-outdoor.com", "www.acme-outdoor.com", "WWW.Acme-Outdoor.com", "globex-retail.com", "Shop.Globex-Retail.com"]
+
+
+def _resolve(document: dict, node: dict) -> dict:
+    while isinstance(node, dict) and "$ref" in node:
+        for part in node["$ref"].lstrip("#/").split("/"):
+            document = document[part.replace("~1", "/").replace("~0", "~")]
+        node = document
+    return node
+
+
+@schemathesis.hook
+def after_load_schema(context, schema):
+    raw = schema.raw_schema
+    parameters = raw["components"]["parameters"]
+    domain = _resolve(raw, _resolve(raw, parameters["domain"])["schema"])
+    _contract["domain"] = jsonschema_rs.validator_for(domain)
+    _contract["max_name"] = _resolve(raw, _resolve(raw, parameters["name"])["schema"])["maxLength"]
 
 
 def _seed(value: str) -> int:
@@ -52,25 +72,22 @@ def _pick(options: list, seed: int, salt: int):
     return options[zlib.crc32(salt.to_bytes(2, "big"), seed) % len(options)]
 
 
-def registrable(value: str) -> str:
-    """A value of the `domain` parameter that has a registrable domain."""
-    raw = value.encode("utf-8", "surrogatepass")
+def positive_domain(value: str) -> str:
+    """The generated value, or (one in four) a demo-dataset host the pattern allows."""
     seed = _seed(value)
-    label = re.sub(r"[^a-z0-9]", "", value.lower())[:40] or f"d{seed % 1_000_000}"
-    if seed % 5 == 0:
-        label = _pick(IDN_LABELS, seed, 1)
-    host = f"{_pick(SUBDOMAINS, seed, 2)}{label}.{_pick(SUFFIXES, seed, 3)}"
-    if seed % 7 == 0:
-        host = _pick(DEMO_DOMAINS, seed, 4)
-    if seed % 3 == 0:
-        host = host.upper()
-    if seed % 11 == 0:
-        host += "."
-    tail = _pick(
-        ["", "", "/", "/" + quote(raw, safe="/"), "?q=" + quote(raw, safe=""), "#" + quote(raw, safe="")], seed, 5
-    )
-    padding = _pick(["", "", "", " ", "\t", "\u3000"], seed, 6)
-    return f"{padding}{_pick(SCHEMES, seed, 7)}{host}{_pick(PORTS, seed, 8)}{tail}{padding}"
+    return _pick(DEMO_HOSTS, seed, 4) if seed % 4 == 0 else value
+
+
+def certainly_refused(value: str) -> bool:
+    """No host with a registrable domain can come of `value`: blank, or ASCII without a dot or `%`."""
+    return not NON_BLANK.search(value) or (value.isascii() and "." not in value and "%" not in value)
+
+
+def refused_domain(value, seed_text: str):
+    """A `domain` of a negative case, made certain to be refused when the schema's refusal is not enough."""
+    if not isinstance(value, str) or _contract["domain"].is_valid(value) or certainly_refused(value):
+        return value
+    return invalid_domain(seed_text)
 
 
 def invalid_domain(value: str) -> str | list[str]:
@@ -79,7 +96,7 @@ def invalid_domain(value: str) -> str | list[str]:
     label = re.sub(r"[^a-z0-9]", "", value.lower())[:20] or "brand"
     return _pick(
         [
-            [registrable(value), registrable(value + "x")],
+            [_pick(DEMO_HOSTS, seed, 11), _pick(DEMO_HOSTS, seed, 12)],
             f"{seed % 256}.{seed // 256 % 256}.0.1",
             f"https://[2001:db8::{seed % 9999}]/",
             "localhost",
@@ -100,12 +117,36 @@ def invalid_name(value: str) -> str | list[str]:
     """A value the `name` rules refuse with 400: too long (invalid_name) or given twice (invalid_name)."""
     seed = _seed(value)
     text = value if NON_BLANK.search(value) else f"{value}x"
+    limit = _contract["max_name"]
     # Astral characters: 513 of them are 1026 UTF-16 units, so the limit must count code points.
     return _pick(
-        [(text + "𝒜") * (MAX_NAME_CODE_POINTS // max(1, len(text) + 1) + 1), [text, text], [text, "Acme Outdoor"]],
+        [(text + "𝒜") * (limit // max(1, len(text) + 1) + 1), [text, text], [text, "Acme Outdoor"]],
         seed,
         10,
     )
+
+
+def positive_cursor(value: str) -> str:
+    """A cursor the service made: base64url of `ledger:<id>` (the schema says only its alphabet)."""
+    entry = 1 + _seed(value) % 1_000_000
+    return base64.urlsafe_b64encode(f"ledger:{entry}".encode()).decode().rstrip("=")
+
+
+def positive_range(query: dict) -> None:
+    """`from` and `to` in order and at most 366 days apart (a rule across the two the schema cannot state)."""
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    to = datetime.date.fromisoformat(query["to"]) if "to" in query else today
+    first = datetime.date.fromisoformat(query["from"]) if "from" in query else to - datetime.timedelta(days=29)
+    if first > to:
+        first, to = to, first
+    if (to - first).days > 365:
+        first = to - datetime.timedelta(days=365)
+    if "to" not in query and first > today:
+        first = today
+    if "from" in query:
+        query["from"] = first.isoformat()
+    if "to" in query:
+        query["to"] = to.isoformat()
 
 
 @schemathesis.hook
@@ -116,12 +157,15 @@ def map_case(context, case):
         return case
     if meta.generation.mode == GenerationMode.POSITIVE:
         if isinstance(query.get("domain"), str):
-            query["domain"] = registrable(query["domain"])
-        name = query.get("name")
-        if isinstance(name, str) and len(name) > MAX_NAME_CODE_POINTS:
-            name = name[:MAX_NAME_CODE_POINTS]
-            query["name"] = name if NON_BLANK.search(name) else name[:-1] + "x"
-    elif meta.phase.name == TestPhase.FUZZING and not case.operation.schema.is_security_param_negated(case):
+            query["domain"] = positive_domain(query["domain"])
+        if isinstance(query.get("cursor"), str):
+            query["cursor"] = positive_cursor(query["cursor"])
+        if isinstance(query.get("from"), str) or isinstance(query.get("to"), str):
+            positive_range(query)
+        return case
+    if "domain" in query:
+        query["domain"] = refused_domain(query["domain"], repr(query["domain"]))
+    if meta.phase.name == TestPhase.FUZZING and not case.operation.schema.is_security_param_negated(case):
         # A case whose key header schemathesis negated answers 401 before any parameter is read;
         # the coverage phase already sends each schema negation (absent, blank, wrong type) once.
         declared = {parameter.name for parameter in case.operation.query}

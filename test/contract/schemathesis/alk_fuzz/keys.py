@@ -1,9 +1,14 @@
 """Which API key each request carries, and how a request's key is classified afterwards.
 
-Examples, coverage and negative cases carry the funded key, so their documented answers (200,
-400, 404) are reached. In the fuzzing phase every second positive case of an operation carries,
-in turn, a key the service must refuse or cannot charge: that is how 401 (for each reason) and
-402 are produced under generated input, with every check still applied to those responses.
+Examples and coverage cases carry the funded key, so their documented answers (200, 400, 404)
+are reached. In the fuzzing phase every second positive case of an operation carries, in turn, a
+key the service must refuse: that is how 401 (for each reason) is produced under generated input,
+with every check still applied to those responses. Every third negative case of a billed
+operation in the fuzzing phase carries the key without credits, whose invalid parameters must
+answer 400 all the same (parameters are checked before the balance). The key without credits
+never carries positive input: its 402 is no acceptance of well-formed input, so
+positive_data_acceptance could not keep schemathesis' default settings;
+scripts/contract/retries-and-limits.ts produces 402 on every billed operation instead.
 """
 
 from __future__ import annotations
@@ -19,8 +24,7 @@ from schemathesis.generation.meta import TestPhase
 
 from .state import KEYS, KIND_BY_KEY
 
-# "poor" recurs so that each operation reaches 402 with positive (well-formed) input too.
-SPECIAL = ["revoked", "poor", "disabled", "none", "poor", "unknown", "malformed", "poor", "conflicting"]
+SPECIAL = ["revoked", "disabled", "none", "unknown", "malformed", "conflicting"]
 REFUSED = frozenset({"none", "malformed", "unknown", "revoked", "disabled", "conflicting"})
 """Kinds the service must answer with 401 (after the path and method checks)."""
 
@@ -43,9 +47,14 @@ def choose(case) -> tuple[str, bool]:
     # Alternate the two equivalent headers, so both security schemes are exercised everywhere.
     use_bearer = _next((label, "header")) % 2 == 0
     meta = case.meta
-    # Negative cases keep the funded key, so that their 400 (parameters come after the key) shows.
-    if meta is None or meta.phase.name != TestPhase.FUZZING or meta.generation.mode != GenerationMode.POSITIVE:
+    if meta is None or meta.phase.name != TestPhase.FUZZING:
         return "funded", use_bearer
+    if meta.generation.mode != GenerationMode.POSITIVE:
+        # Negative cases carry a valid key, so that their 400 (parameters come after the key) shows.
+        billed = int(case.operation.definition.raw["x-credit-cost"]) > 0
+        if not billed or case.operation.schema.is_security_param_negated(case):
+            return "funded", use_bearer
+        return ("poor" if _next((label, "negative")) % 3 == 2 else "funded"), use_bearer
     index = _next((label, "fuzzing"))
     kind = SPECIAL[(index // 2) % len(SPECIAL)] if index % 2 == 1 else "funded"
     return kind, use_bearer

@@ -1,0 +1,42 @@
+import type { Sql } from './client.ts';
+
+export type TokenPurpose = 'verify_email' | 'reset_password';
+
+/** Stores a link's token (its SHA-256) for `purpose`, usable once until `expiresAt`. */
+export async function insertToken(
+  sql: Sql,
+  token: { tokenHash: Buffer; accountId: number; purpose: TokenPurpose; expiresAt: Date },
+): Promise<void> {
+  await sql`
+    INSERT INTO account_tokens (token_hash, account_id, purpose, expires_at)
+    VALUES (${token.tokenHash}, ${token.accountId}, ${token.purpose}, ${token.expiresAt})`;
+}
+
+/** The account of a token that can still be used, without using it (the page that asks for the click). */
+export async function usableToken(sql: Sql, tokenHash: Buffer, purpose: TokenPurpose): Promise<number | null> {
+  const [row] = await sql<{ account_id: number }[]>`
+    SELECT account_id FROM account_tokens
+    WHERE token_hash = ${tokenHash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > now()`;
+  return row?.account_id ?? null;
+}
+
+/**
+ * Uses the token: the account it was made for, once; null when it is unknown, used or expired.
+ * Using one also retires every other unused token of the account for the same purpose, so an
+ * older link in the mailbox stops working too.
+ */
+export async function useToken(sql: Sql, tokenHash: Buffer, purpose: TokenPurpose): Promise<number | null> {
+  const [row] = await sql<{ account_id: number }[]>`
+    WITH used AS (
+      UPDATE account_tokens SET used_at = now()
+      WHERE token_hash = ${tokenHash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > now()
+      RETURNING account_id
+    ), retired AS (
+      UPDATE account_tokens t SET used_at = now()
+      FROM used
+      WHERE t.account_id = used.account_id AND t.purpose = ${purpose} AND t.used_at IS NULL
+        AND t.token_hash <> ${tokenHash}
+    )
+    SELECT account_id FROM used`;
+  return row?.account_id ?? null;
+}

@@ -1,0 +1,105 @@
+import type { Sql } from './client.ts';
+
+/** A key as its holder sees it on the account page: never its plaintext, which is not stored. */
+export interface KeyListing {
+  id: number;
+  name: string | null;
+  displayPrefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  /** Credits the key may spend per UTC day; null: no cap. */
+  dailyCap: number | null;
+  /** Credits it spent today (UTC), refunds deducted; kept only while it has a cap (0 without). */
+  spentToday: number;
+}
+
+interface KeyRow {
+  id: number;
+  name: string | null;
+  display_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  daily_cap: number | null;
+  spent_today: number;
+}
+
+function listing(row: KeyRow): KeyListing {
+  return {
+    id: row.id,
+    name: row.name,
+    displayPrefix: row.display_prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    dailyCap: row.daily_cap,
+    spentToday: row.spent_today,
+  };
+}
+
+const keyColumns = (sql: Sql) => sql`
+  id, name, display_prefix, created_at, last_used_at, revoked_at, daily_cap,
+  CASE WHEN cap_day = (now() AT TIME ZONE 'UTC')::date THEN cap_day_spent ELSE 0 END AS spent_today`;
+
+/** The account's keys, active ones first, newest first. */
+export async function keysOf(sql: Sql, accountId: number): Promise<KeyListing[]> {
+  const rows = await sql<KeyRow[]>`
+    SELECT ${keyColumns(sql)}
+    FROM api_keys WHERE account_id = ${accountId}
+    ORDER BY revoked_at IS NOT NULL, id DESC`;
+  return rows.map(listing);
+}
+
+/** One of the account's keys; null when the id is another account's or does not exist. */
+export async function keyOf(sql: Sql, accountId: number, keyId: number): Promise<KeyListing | null> {
+  const [row] = await sql<KeyRow[]>`
+    SELECT ${keyColumns(sql)}
+    FROM api_keys WHERE account_id = ${accountId} AND id = ${keyId}`;
+  return row ? listing(row) : null;
+}
+
+export async function activeKeyCount(sql: Sql, accountId: number): Promise<number> {
+  const [{ keys }] = await sql<{ keys: number }[]>`
+    SELECT count(*)::bigint AS keys FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL`;
+  return keys;
+}
+
+/** Revokes the key only when it belongs to the account; false when it does not (or is revoked already). */
+export async function revokeKeyOf(sql: Sql, accountId: number, keyId: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE api_keys SET revoked_at = now()
+    WHERE id = ${keyId} AND account_id = ${accountId} AND revoked_at IS NULL
+    RETURNING id`;
+  return rows.length === 1;
+}
+
+/** Records that the keys were used now (the key-use recorder calls it at most once a minute per key). */
+export async function markKeysUsed(sql: Sql, keyIds: number[]): Promise<void> {
+  // An IN list, not an array parameter: the request pool reads no array types (data/client.ts).
+  await sql`UPDATE api_keys SET last_used_at = now() WHERE id IN ${sql(keyIds)}`;
+}
+
+/**
+ * Sets or removes (null) the daily cap of one of the account's active keys; false when the key is
+ * another account's, revoked or unknown. A new cap counts what the key already spent today (UTC),
+ * refunds deducted, from the ledger. The account's row is locked first, as a debit locks it, so
+ * no charge of the key lands between the count and the cap.
+ */
+export async function setDailyCap(sql: Sql, accountId: number, keyId: number, cap: number | null): Promise<boolean> {
+  return (await sql.begin(async (tx) => {
+    await tx`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    const rows = await tx`
+      UPDATE api_keys k
+      SET daily_cap = ${cap},
+        cap_day = (now() AT TIME ZONE 'UTC')::date,
+        cap_day_spent = (
+          SELECT coalesce(sum(-c.amount), 0) FROM ledger c
+          WHERE c.account_id = ${accountId} AND c.key_id = k.id AND c.kind = 'charge'
+            AND c.created_at >= (now() AT TIME ZONE 'UTC')::date AT TIME ZONE 'UTC'
+            AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.refund_of = c.id))
+      WHERE k.id = ${keyId} AND k.account_id = ${accountId} AND k.revoked_at IS NULL
+      RETURNING k.id`;
+    return rows.length === 1;
+  })) as boolean;
+}

@@ -1,0 +1,207 @@
+import type postgres from 'postgres';
+import type { Sql } from './client.ts';
+import { isUniqueViolation } from './errors.ts';
+
+/** The caller behind a valid key: an active key of an enabled account. */
+export interface Caller {
+  keyId: number;
+  accountId: number;
+  keyPrefix: string;
+}
+
+export type DebitResult =
+  | { outcome: 'unauthorized' }
+  | { outcome: 'insufficient'; caller: Caller; balance: number }
+  /** The key's daily cap refused the call before the balance was looked at: nothing charged. */
+  | { outcome: 'capped'; caller: Caller; balance: number; dailyCap: number; spentToday: number }
+  /** `sandbox`: a test key's call, free (docs/product-rules.md §17): no charge, the balance untouched. */
+  | { outcome: 'debited'; caller: Caller; chargeId: number | null; balance: number; sandbox: boolean };
+
+export interface DebitRequest {
+  keyHash: Buffer;
+  price: number;
+  endpoint: string;
+  /** The caller's X-Request-Id (or the one the service gave the request), kept in the ledger for support. */
+  requestId: string;
+  /** Made by the service for this call: how its charge is found when the debit's answer was lost. */
+  callId: string;
+  /** The service run making the charge (see `ServiceRun`). */
+  runId: string;
+  /** The Idempotency-Key whose claim this call holds: the charge is recorded on the claim in the same statement. */
+  idempotencyKey?: string;
+  /** The call's key is a test key (`alk_test_…`): the statement requires the key row to say so too. */
+  sandbox?: boolean;
+}
+
+/**
+ * Checks the keys and debits every call, in order, each with its own ledger row, in ONE statement
+ * (`debit_credits`, migrations/00003_debit-credits, replaced by 00006_charge-once): one round trip
+ * and one commit however many calls there are (00008_spending-controls adds the key's daily cap
+ * and the low-balance alert to the same statement).
+ * The accounts charged are locked for the statement, so two calls never both pass on a balance
+ * that covers one, and every call learns the exact balance its own charge left, or, when refused,
+ * the exact balance that did not cover it. A price of 0 only reads the balance.
+ */
+export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Promise<DebitResult[]> {
+  const rows = await sql<
+    {
+      nth: number;
+      key_id: number;
+      account_id: number;
+      key_prefix: string;
+      charge_id: number | null;
+      balance: number;
+      capped: boolean;
+      daily_cap: number | null;
+      spent_today: number | null;
+      sandbox: boolean;
+    }[]
+  >`
+    SELECT nth, key_id, account_id, key_prefix, charge_id, balance, capped, daily_cap, spent_today, sandbox
+    FROM debit_credits(${sql.json(calls.map(debitCall))})
+  `;
+  const results: DebitResult[] = calls.map(() => ({ outcome: 'unauthorized' }));
+  for (const row of rows) {
+    const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
+    const index = row.nth - 1;
+    results[index] = row.capped
+      ? { outcome: 'capped', caller, balance: row.balance, dailyCap: row.daily_cap!, spentToday: row.spent_today! }
+      : row.charge_id !== null || calls[index].price === 0 || row.sandbox
+        ? { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance, sandbox: row.sandbox }
+        : { outcome: 'insufficient', caller, balance: row.balance };
+  }
+  return results;
+}
+
+/** A call as `debit_credits` (migrations/00003_debit-credits, 00006_charge-once, 00011_sandbox) takes it. */
+function debitCall({ keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox }: DebitRequest) {
+  return {
+    key_hash: keyHash.toString('hex'),
+    price,
+    endpoint,
+    request_id: requestId,
+    call_id: callId,
+    run_id: runId,
+    ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
+    ...(sandbox === true && { sandbox: true }),
+  };
+}
+
+/**
+ * The caller behind a key (key_id, account_id, key_prefix, balance): a row only for an active key of an enabled
+ * account.
+ */
+export function callerOf(sql: Sql, keyHash: Buffer): postgres.PendingQuery<postgres.Row[]> {
+  return sql`
+    SELECT k.id AS key_id, k.account_id, k.display_prefix AS key_prefix, a.balance
+    FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = ${keyHash}
+      AND k.revoked_at IS NULL
+      AND a.disabled_at IS NULL
+  `;
+}
+
+/** The caller and balance behind a key, or null when the key is unknown, revoked or its account disabled. */
+export async function findCaller(sql: Sql, keyHash: Buffer): Promise<(Caller & { balance: number }) | null> {
+  const [row] = await sql<
+    { key_id: number; account_id: number; key_prefix: string; balance: number }[]
+  >`${callerOf(sql, keyHash)}`;
+  return row ? { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix, balance: row.balance } : null;
+}
+
+/** A refund made: the credits given back, the balance after it, and the operation that was charged. */
+export interface Refund {
+  refunded: number;
+  balance: number;
+  endpoint: string;
+}
+
+/**
+ * Gives back a charge in full, in one statement. `ledger.refund_of` is unique, so a charge can
+ * never be refunded twice.
+ */
+export async function refund(sql: Sql, chargeId: number, requestId: string): Promise<Refund> {
+  const row = await refundCharge(sql, sql`SELECT * FROM ledger WHERE id = ${chargeId} AND kind = 'charge'`, requestId);
+  if (!row) throw new Error(`charge ${chargeId} does not exist`);
+  return row;
+}
+
+/**
+ * A refund the service owes but could not make when the call failed (see src/billing/pending-refunds.ts):
+ * - `charge`: the debit committed and returned its ledger row; the refund did not get through.
+ * - `uncertain`: the connection was lost while the debit ran, so whether it committed is unknown.
+ *   Its charge, if any, is the one the debit recorded under the call's own id, which the service
+ *   made: a caller's X-Request-Id, which it may repeat, never decides which charge is refunded.
+ */
+export type OwedRefund =
+  | { kind: 'charge'; chargeId: number; requestId: string }
+  | { kind: 'uncertain'; callId: string; requestId: string };
+
+/**
+ * Makes an owed refund, at most once: a charge that already has its refund (a retry after a
+ * refund whose answer was lost) or no charge at all (an uncertain debit that never committed)
+ * refunds nothing and returns null.
+ */
+export async function settleOwedRefund(sql: Sql, owed: OwedRefund): Promise<Refund | null> {
+  const charge =
+    owed.kind === 'charge'
+      ? sql`SELECT l.* FROM ledger l WHERE l.id = ${owed.chargeId} AND l.kind = 'charge'
+        AND l.request_id = ${owed.requestId}`
+      : sql`SELECT l.* FROM undelivered_charges u JOIN ledger l ON l.id = u.charge_id WHERE u.call_id = ${owed.callId}
+        FOR UPDATE OF u`;
+  return refundOnce(sql, charge, owed.requestId);
+}
+
+/** Refunds the charge `charge` selects unless it already has its refund; null when there was nothing to refund. */
+export async function refundOnce(
+  sql: Sql,
+  charge: postgres.Fragment,
+  requestId: string | null,
+): Promise<Refund | null> {
+  const unrefunded = sql`
+    SELECT * FROM (${charge}) c
+    WHERE NOT EXISTS (SELECT 1 FROM ledger r WHERE r.refund_of = c.id)
+    ORDER BY c.id DESC LIMIT 1`;
+  try {
+    return await refundCharge(sql, unrefunded, requestId);
+  } catch (error) {
+    // Another process made this very refund at the same moment (unique refund_of).
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Credits the charge `charge` selects (a ledger row) back with its refund row, in one statement;
+ * a refunded charge is no longer waiting for its delivery.
+ */
+async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: string | null): Promise<Refund | null> {
+  const [row] = await sql<{ amount: number; balance_after: number; endpoint: string }[]>`
+    WITH charge AS (
+      SELECT id, account_id, key_id, endpoint, -amount AS credits, created_at FROM (${charge}) selected
+    ), credited AS (
+      UPDATE accounts a
+      SET balance = a.balance + charge.credits
+      FROM charge
+      WHERE a.id = charge.account_id
+      RETURNING a.balance
+    ), uncapped AS (
+      -- A refunded call does not count against its key's daily cap. After the account's row lock
+      -- (it reads credited), as a debit takes them, so the two never wait on each other in turn.
+      UPDATE api_keys k
+      SET cap_day_spent = greatest(k.cap_day_spent - charge.credits, 0)
+      FROM charge, credited
+      WHERE k.id = charge.key_id AND k.daily_cap IS NOT NULL
+        AND k.cap_day = (charge.created_at AT TIME ZONE 'UTC')::date
+    ), settled AS (
+      DELETE FROM undelivered_charges u USING charge WHERE u.charge_id = charge.id
+    )
+    INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, refund_of)
+    SELECT charge.account_id, charge.key_id, 'refund', charge.credits, credited.balance, charge.endpoint, ${requestId},
+      charge.id
+    FROM charge, credited
+    RETURNING amount, balance_after, endpoint
+  `;
+  return row ? { refunded: row.amount, balance: row.balance_after, endpoint: row.endpoint } : null;
+}

@@ -1,0 +1,89 @@
+import type { Sql } from './client.ts';
+
+/** An account holder's sign-in, as signing in needs it. */
+export interface Login {
+  accountId: number;
+  email: string;
+  passwordHash: string;
+  verified: boolean;
+  disabled: boolean;
+}
+
+/**
+ * A new account with its sign-in, in one transaction; null when the (normalized) address already
+ * has one, and then nothing is created.
+ */
+export async function createAccountWithLogin(
+  sql: Sql,
+  login: { email: string; emailNormalized: string; passwordHash: string },
+): Promise<number | null> {
+  const taken = Symbol('taken');
+  try {
+    return (await sql.begin(async (tx) => {
+      const [account] = await tx<{ id: number }[]>`INSERT INTO accounts (email) VALUES (${login.email}) RETURNING id`;
+      const [created] = await tx<{ account_id: number }[]>`
+        INSERT INTO account_logins (account_id, email, email_normalized, password_hash)
+        VALUES (${account.id}, ${login.email}, ${login.emailNormalized}, ${login.passwordHash})
+        ON CONFLICT (email_normalized) DO NOTHING
+        RETURNING account_id`;
+      if (!created) throw taken;
+      return created.account_id;
+    })) as number;
+  } catch (error) {
+    if (error === taken) return null;
+    throw error;
+  }
+}
+
+/** Gives an existing account (one the operator made, the demo account) a sign-in; false when the address is taken. */
+export async function addLogin(
+  sql: Sql,
+  login: { accountId: number; email: string; emailNormalized: string; passwordHash: string; verified: boolean },
+): Promise<boolean> {
+  const rows = await sql`
+    INSERT INTO account_logins (account_id, email, email_normalized, password_hash, email_verified_at)
+    VALUES (${login.accountId}, ${login.email}, ${login.emailNormalized}, ${login.passwordHash},
+            ${login.verified ? sql`now()` : null})
+    ON CONFLICT DO NOTHING
+    RETURNING account_id`;
+  return rows.length === 1;
+}
+
+export async function findLogin(sql: Sql, emailNormalized: string): Promise<Login | null> {
+  const [row] = await sql<
+    { account_id: number; email: string; password_hash: string; verified: boolean; disabled: boolean }[]
+  >`
+    SELECT l.account_id, l.email, l.password_hash, l.email_verified_at IS NOT NULL AS verified,
+           a.disabled_at IS NOT NULL AS disabled
+    FROM account_logins l JOIN accounts a ON a.id = l.account_id
+    WHERE l.email_normalized = ${emailNormalized}`;
+  return row
+    ? {
+        accountId: row.account_id,
+        email: row.email,
+        passwordHash: row.password_hash,
+        verified: row.verified,
+        disabled: row.disabled,
+      }
+    : null;
+}
+
+/** The sign-in address of the account. */
+export async function emailOf(sql: Sql, accountId: number): Promise<string> {
+  const [{ email }] = await sql<{ email: string }[]>`SELECT email FROM account_logins WHERE account_id = ${accountId}`;
+  return email;
+}
+
+export async function markEmailVerified(sql: Sql, accountId: number): Promise<void> {
+  await sql`
+    UPDATE account_logins SET email_verified_at = coalesce(email_verified_at, now()) WHERE account_id = ${accountId}`;
+}
+
+/** A new password; a reset also proves the address, so it counts as verified. */
+export async function setPassword(sql: Sql, accountId: number, passwordHash: string): Promise<void> {
+  await sql`
+    UPDATE account_logins
+    SET password_hash = ${passwordHash}, password_changed_at = now(),
+        email_verified_at = coalesce(email_verified_at, now())
+    WHERE account_id = ${accountId}`;
+}

@@ -1,0 +1,113 @@
+import type { CreditPack } from '../payments/credit-packs.ts';
+import { creditAccount } from './accounts.ts';
+import type { Sql } from './client.ts';
+
+/** Records a Checkout Session made for an account: what its payment will credit. */
+export async function recordCheckout(
+  sql: Sql,
+  { sessionId, accountId, pack }: { sessionId: string; accountId: number; pack: CreditPack },
+): Promise<void> {
+  await sql`
+    INSERT INTO credit_purchases (checkout_session_id, account_id, pack_id, credits, amount, currency)
+    VALUES (${sessionId}, ${accountId}, ${pack.id}, ${pack.credits}, ${pack.price}, ${pack.currency})`;
+}
+
+export type CreditedCheckout =
+  | { outcome: 'unknown' }
+  | { outcome: 'credited' | 'already credited'; accountId: number; credits: number; balance: number };
+
+/**
+ * Credits a paid Checkout Session's purchase, once: the purchase row is locked, so concurrent
+ * deliveries of the event wait for each other, and the payment reference is unique in the ledger.
+ */
+export async function creditPaidCheckout(
+  sql: Sql,
+  sessionId: string,
+  paymentReference: string,
+): Promise<CreditedCheckout> {
+  return (await sql.begin(async (tx) => {
+    const [purchase] = await tx<{ account_id: number; credits: number; credited_at: Date | null }[]>`
+      SELECT account_id, credits, credited_at FROM credit_purchases
+      WHERE checkout_session_id = ${sessionId} FOR UPDATE`;
+    if (!purchase) return { outcome: 'unknown' };
+    const added = await creditAccount(tx, purchase.account_id, purchase.credits, paymentReference);
+    if (purchase.credited_at === null)
+      await tx`
+        UPDATE credit_purchases SET payment_reference = ${paymentReference}, credited_at = now()
+        WHERE checkout_session_id = ${sessionId}`;
+    return {
+      outcome: added.added ? 'credited' : 'already credited',
+      accountId: purchase.account_id,
+      credits: purchase.credits,
+      balance: added.balance,
+    };
+  })) as CreditedCheckout;
+}
+
+export type Reversal =
+  | { outcome: 'not credited' }
+  | { outcome: 'nothing more' }
+  | { outcome: 'reversed'; accountId: number; taken: number; owed: number; balance: number };
+
+/**
+ * Takes back the credits of a refunded or disputed payment: in proportion to the amount refunded
+ * (Stripe reports it cumulatively), all of them for a dispute. Only what was not taken back yet
+ * is taken, so repeated and reordered events change nothing more; the purchase row is locked, so
+ * concurrent ones wait. The balance gives what it has; the rest is recorded as owed.
+ */
+export async function reversePayment(
+  sql: Sql,
+  paymentReference: string,
+  { amountRefunded = 0, disputed = false }: { amountRefunded?: number; disputed?: boolean },
+  eventId: string,
+): Promise<Reversal> {
+  return (await sql.begin(async (tx) => {
+    const [purchase] = await tx<
+      {
+        account_id: number;
+        credits: number;
+        amount: number;
+        amount_refunded: number;
+        disputed_at: Date | null;
+        credits_reversed: number;
+      }[]
+    >`
+      SELECT account_id, credits, amount, amount_refunded, disputed_at, credits_reversed
+      FROM credit_purchases WHERE payment_reference = ${paymentReference} AND credited_at IS NOT NULL
+      FOR UPDATE`;
+    if (!purchase) return { outcome: 'not credited' };
+    const refunded = Math.min(Math.max(purchase.amount_refunded, amountRefunded), purchase.amount);
+    const isDisputed = disputed || purchase.disputed_at !== null;
+    // Rounded down: a partial refund never takes back more than its share.
+    const due = isDisputed ? purchase.credits : Math.floor((purchase.credits * refunded) / purchase.amount);
+    const more = due - purchase.credits_reversed;
+    await tx`
+      UPDATE credit_purchases
+      SET amount_refunded = ${refunded},
+        disputed_at = CASE WHEN ${isDisputed} THEN coalesce(disputed_at, now()) END,
+        credits_reversed = greatest(credits_reversed, ${due})
+      WHERE payment_reference = ${paymentReference}`;
+    if (more <= 0) return { outcome: 'nothing more' };
+    const [account] = await tx<{ balance: number }[]>`
+      SELECT balance FROM accounts WHERE id = ${purchase.account_id} FOR UPDATE`;
+    const taken = Math.min(more, account.balance);
+    const [row] = await tx<{ balance: number }[]>`
+      WITH taken AS (
+        UPDATE accounts SET balance = balance - ${taken} WHERE id = ${purchase.account_id} RETURNING id, balance
+      )
+      INSERT INTO ledger (account_id, kind, amount, balance_after, request_id, reversal_of, owed)
+      SELECT taken.id, 'reversal', ${-taken}, taken.balance, ${eventId}, p.id, ${more - taken}
+      FROM taken, ledger p WHERE p.payment_reference = ${paymentReference}
+      RETURNING balance_after AS balance`;
+    return { outcome: 'reversed', accountId: purchase.account_id, taken, owed: more - taken, balance: row.balance };
+  })) as Reversal;
+}
+
+/** Accounts that owe credits: reversals the balance could not cover (the operator's list). */
+export async function owedCredits(sql: Sql): Promise<{ accountId: number; owed: number }[]> {
+  const rows = await sql<{ account_id: number; owed: number }[]>`
+    SELECT account_id, sum(owed)::bigint AS owed FROM ledger
+    WHERE kind = 'reversal' AND owed > 0
+    GROUP BY account_id ORDER BY account_id`;
+  return rows.map((row) => ({ accountId: row.account_id, owed: row.owed }));
+}

@@ -1,0 +1,44 @@
+import type { Sql } from './client.ts';
+import { isUndefinedTable } from './errors.ts';
+import { MIGRATIONS_TABLE, migrationNumber } from './migrate.ts';
+
+/**
+ * The shipped migrations (folder names, see shippedMigrations) the database has not applied, by
+ * the number postgres-shift records for each; all of them when it has no migrations table.
+ */
+export async function missingMigrations(sql: Sql, shipped: readonly string[]): Promise<string[]> {
+  try {
+    const rows = await sql<{ migration_id: number }[]>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`;
+    const applied = new Set(rows.map((row) => row.migration_id));
+    return shipped.filter((name) => !applied.has(migrationNumber(name)));
+  } catch (error) {
+    // No migrations table: a database no migration ever ran on.
+    if (isUndefinedTable(error)) return [...shipped];
+    throw error;
+  }
+}
+
+/**
+ * The shipped migrations the database lacks, or a rejection when it does not answer within
+ * `timeoutMs`: a database that hangs (a network partition, a stopped VM) must not make the
+ * readiness probe hang too. The abandoned query ends when its connection does.
+ */
+export async function missingMigrationsWithin(
+  sql: Sql,
+  shipped: readonly string[],
+  timeoutMs: number,
+): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([missingMigrations(sql, shipped), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,117 @@
+import type { components } from '../../generated/api-types.ts';
+import { maxItemsOf } from '../contract/response-schemas.ts';
+import type { Sql } from './client.ts';
+import { isStorable } from './lookups.ts';
+
+/**
+ * The advertiser search and the "did you mean" suggestions (docs/product-rules.md §15), over the
+ * indexes of migrations/00010_advertiser-search. Each branch of the search is one index walk that
+ * stops after `limit + 1` names, so the work follows the answer, not the number of identifiers.
+ */
+
+type Schemas = components['schemas'];
+
+export type AdvertiserSearch = Omit<Schemas['AdvertiserSearch'], 'credits_charged' | 'credits_remaining'>;
+type AdvertiserMatch = Schemas['AdvertiserMatch'];
+
+/** The most names a search answers: the response schema's `maxItems`. */
+export const SEARCH_CAP = maxItemsOf('AdvertiserSearch', 'advertisers');
+
+/** The most suggestions a data 404 carries. */
+export const SUGGESTIONS_CAP = 5;
+
+/**
+ * How many identifier rows the similarity branch reads: it walks identifiers, not names, nearest
+ * first, and a name held by several identifiers appears once per identifier.
+ */
+const SIMILAR_ROWS_PER_NAME = 4;
+
+/** The largest code point: a key prefix `k` covers the keys from `k` to `k` followed by it. */
+const LAST_CODE_POINT = String.fromCodePoint(0x10ffff);
+
+const MATCHES = [
+  'exact',
+  'case_insensitive',
+  'prefix',
+  'similar',
+] as const satisfies readonly AdvertiserMatch['match'][];
+
+/** The names that match `q`, best first, at most `limit`, and whether more matched. */
+export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP): Promise<AdvertiserSearch> {
+  // A name with NUL or a lone surrogate is never stored (data/lookups.ts), so such a q matches
+  // nothing exactly; its key drops the NUL, which PostgreSQL cannot take in a text value.
+  const exact = isStorable(q) ? q : null;
+  const folded = q.trim().replaceAll('\u0000', '');
+  const rows = await sql<
+    {
+      advertiser: string;
+      rank: number;
+      advertiser_ids: string[];
+      creatives: number;
+      country: string;
+      last_seen: string;
+    }[]
+  >`
+    WITH key AS (SELECT advertiser_search_key(${folded}) AS k),
+    matches AS (
+      SELECT name, 0 AS rank, 1::real AS score FROM identifiers WHERE name = ${exact}
+      UNION ALL
+      SELECT name, CASE WHEN prefixed.k = key.k THEN 1 ELSE 2 END, 1::real
+        FROM key, (
+          SELECT DISTINCT advertiser_search_key(name) AS k, name
+            FROM identifiers, key
+           WHERE advertiser_search_key(name) >= key.k AND advertiser_search_key(name) < key.k || ${LAST_CODE_POINT}
+           ORDER BY 1, 2
+           LIMIT ${limit + 1}
+        ) prefixed
+      UNION ALL
+      (SELECT name, 3, similarity(advertiser_search_key(name), key.k)
+         FROM identifiers, key
+        WHERE advertiser_search_key(name) % key.k
+        ORDER BY advertiser_search_key(name) <-> key.k, name
+        LIMIT ${(limit + 1) * SIMILAR_ROWS_PER_NAME})
+    ),
+    best AS (
+      SELECT name, min(rank) AS rank, max(score) AS score FROM matches GROUP BY name
+      ORDER BY min(rank), max(score) DESC, advertiser_search_key(name), name
+      LIMIT ${limit + 1}
+    )
+    SELECT best.name AS advertiser, best.rank, merged.*
+      FROM best CROSS JOIN LATERAL (
+        SELECT json_agg(advertiser_id ORDER BY advertiser_id) AS advertiser_ids,
+               sum(creatives)::integer AS creatives,
+               (array_agg(country ORDER BY creatives DESC, last_seen DESC, advertiser_id))[1] AS country,
+               to_char(max(last_seen), 'YYYY-MM-DD') AS last_seen
+          FROM identifiers WHERE identifiers.name = best.name
+      ) merged
+     ORDER BY best.rank, best.score DESC, advertiser_search_key(best.name), best.name`;
+  return {
+    q,
+    advertisers: rows.slice(0, limit).map((row) => ({
+      advertiser: row.advertiser,
+      match: MATCHES[row.rank],
+      advertiser_ids: row.advertiser_ids,
+      creatives: row.creatives,
+      country: row.country,
+      last_seen: row.last_seen,
+    })),
+    truncated: rows.length > limit,
+  };
+}
+
+/** Names to suggest for a name no identifier carries: the search's first few. */
+export async function similarNames(sql: Sql, name: string): Promise<string[]> {
+  if (name.trim() === '') return [];
+  const { advertisers } = await searchAdvertisers(sql, name, SUGGESTIONS_CAP);
+  return advertisers.map((match) => match.advertiser);
+}
+
+/** Root domains with ads that resemble `domain`, a normalized root domain without data; nearest first. */
+export async function similarDomains(sql: Sql, domain: string): Promise<string[]> {
+  const rows = await sql<{ domain: string }[]>`
+    SELECT domain FROM landing_domain_stats
+     WHERE domain % ${domain}
+     ORDER BY domain <-> ${domain}, domain
+     LIMIT ${SUGGESTIONS_CAP}`;
+  return rows.map((row) => row.domain);
+}

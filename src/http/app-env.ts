@@ -1,0 +1,60 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ContractOperation } from '../contract/operations.ts';
+import type { Quota } from './rate-limit.ts';
+
+/** What a debit tells the response: the price paid and the balance left. */
+export interface Credits {
+  credits_charged: number;
+  credits_remaining: number;
+}
+
+/** What the parameter rules made of a request (docs/product-rules.md §3). */
+export interface Parameters {
+  /**
+   * The query parameters of the operation, normalized (a domain reduced to its root domain, a
+   * limit to its number); an optional one that is absent is not here, or has its default.
+   */
+  query: Record<string, string | number>;
+  /** The Idempotency-Key of a billed call, when it sent one. */
+  idempotencyKey: string | undefined;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** The contract operation this request addresses (set for every /api path that exists). */
+    operation: ContractOperation;
+    /** SHA-256 of the well-formed key the caller sent; its validity is settled by the debit. */
+    apiKeyHash: Buffer;
+    /** The key is a test key: free calls on the sandbox's data (docs/product-rules.md §17). */
+    sandbox: boolean;
+    /** The media type of the answer, negotiated from `Accept` (http/content-negotiation.ts). */
+    mediaType: string;
+    /** The request's parameters, validated and normalized once (http/parameters.ts). */
+    parameters: Parameters;
+    /**
+     * Debits the operation's price (0 for free operations) and returns the credits for the body.
+     * With an Idempotency-Key, a retry replays only when it asks the same (normalized) query.
+     */
+    debit: () => Promise<Credits>;
+    /** The display prefix of the caller's key, once the debit proved the key valid. */
+    keyPrefix: string;
+    /** The account that owns the caller's key, once the debit proved the key valid. */
+    accountId: number;
+    /** Known once the key proved valid: what this call cost and the balance after it. */
+    credits: Credits | undefined;
+    /** The key's standing under the per-key rate limit, once this request was counted. */
+    quota: Quota | undefined;
+    /** Credits given back because the call failed on the server's side. */
+    creditsRefunded: number | undefined;
+    /** The docs page's script nonce, set by its Content-Security-Policy (hono's secureHeaders). */
+    secureHeadersNonce?: string;
+    /** A billing step after the answer failed (an Idempotency-Key claim not settled); the answer stands. */
+    billingFault: unknown;
+    /** The refund could not be made yet (the database is away); it is owed and made once it is back. */
+    refundOwed: boolean | undefined;
+  };
+}
+
+/** The application: the contract's operations behind the HTTP edge and billing. */
+export type App = OpenAPIHono<AppEnv>;

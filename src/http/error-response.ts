@@ -1,0 +1,50 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { type ApiError, asApiError, errorBody, unknownPath } from '../contract/errors.ts';
+import type { AppEnv } from './app-env.ts';
+import { KeyRateLimit } from './rate-limit.ts';
+
+/** An unreachable database is usually back within seconds (a restart, a fail-over). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The single mapping from an ApiError to an HTTP response; every route answers errors alike. */
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const extra: Record<string, number> = {};
+  const credits = c.get('credits');
+  // A data 404 (the lookup ran): charged, or free for a test key (docs/product-rules.md §17).
+  if (error.code === 'not_found' && credits !== undefined && (credits.credits_charged > 0 || c.get('sandbox'))) {
+    extra.credits_charged = credits.credits_charged;
+    extra.credits_remaining = credits.credits_remaining;
+  }
+  let message = error.message;
+  if (error.isServerError) {
+    const refunded = c.get('creditsRefunded') ?? 0;
+    extra.credits_refunded = refunded;
+    if (c.get('refundOwed'))
+      message += ` The ${refunded} credits charged for this call are refunded as soon as the database is back.`;
+    else
+      message +=
+        refunded > 0
+          ? ` The ${refunded} credits charged for this call were refunded.`
+          : ' Nothing was charged for this call.';
+  }
+  const headers: Record<string, string> = {};
+  if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (error.status === 405) headers.Allow = (error.allowed ?? []).join(', ');
+  if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  else if (error.status === 503) headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
+  const quota = c.get('quota');
+  if (error.status === 429 && quota !== undefined) headers['Retry-After'] = String(KeyRateLimit.retryAfter(quota));
+  return c.json(errorBody(error, extra, message), error.status, headers);
+}
+
+/** The failure itself is logged with the request's log line (observability.ts). */
+export function onError(error: Error, c: Context<AppEnv>): Response {
+  // A complete answer thrown instead of running the handler: an idempotent replay.
+  if (error instanceof HTTPException) return error.getResponse();
+  return errorResponse(c, asApiError(error));
+}
+
+export function onNotFound(c: Context<AppEnv>): Response {
+  return errorResponse(c, unknownPath(c.req.path));
+}

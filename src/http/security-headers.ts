@@ -1,0 +1,75 @@
+import { createMiddleware } from 'hono/factory';
+import { NONCE, secureHeaders } from 'hono/secure-headers';
+import type { AppEnv } from './app-env.ts';
+
+/**
+ * The security headers of every answer, stated once: the app adds them to each of its responses
+ * (`securityHeaders`), and the HTTP server sends them on the refusals it answers before the app
+ * sees a request (src/http/server.ts). They are hono's secure headers with a Content-Security-Policy
+ * that lets a JSON or text answer opened in a browser run, load or frame nothing, plus
+ * `Cache-Control: no-store`: no cache may keep a charged answer, a balance, or the docs page,
+ * whose script nonce must be new for every response. Strict-Transport-Security is left to the TLS
+ * terminator in front of the service (the service itself speaks plain HTTP, and only the
+ * deployment knows whether its sub-domains all use HTTPS).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Origin-Agent-Cluster': '?1',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-DNS-Prefetch-Control': 'off',
+  'X-Download-Options': 'noopen',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'X-Permitted-Cross-Domain-Policies': 'none',
+  'X-XSS-Protection': '0',
+  'Cache-Control': 'no-store',
+};
+
+/**
+ * On every response: each of `SECURITY_HEADERS` the route did not set itself. A route with a
+ * header of its own keeps it: the docs page its policy, the docs' script bundle its caching.
+ */
+export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const headers = c.res.headers;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+});
+
+/**
+ * The reference docs page (Scalar): scripts only from the service, plus the page's inline start-up
+ * script, which carries this response's nonce (`secureHeadersNonce`; operations/contract-documents.ts puts it
+ * on the tag). Styles may be inline: Scalar sets styles at run time. Requests ("Try it", the
+ * contract) go to the service only; images and fonts may also be data: or blob: URLs that Scalar
+ * builds itself. Nothing may come from anywhere else, so the page also works offline.
+ * Only the policy is set here; `securityHeaders` adds every other header of `SECURITY_HEADERS`.
+ */
+export const docsPageSecurityHeaders = secureHeaders({
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: false,
+  xContentTypeOptions: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  removePoweredBy: false,
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    // No 'unsafe-eval': the bundle's zod probes for it once, then validates without compiling.
+    scriptSrc: ["'self'", NONCE],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", 'blob:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+});

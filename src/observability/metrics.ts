@@ -1,0 +1,104 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolUse } from '../data/pool-use.ts';
+
+/**
+ * The service's Prometheus metrics. Each app has its own registry, so its counts are its own
+ * (tests build many apps in one process); the process's metrics (CPU, memory, event loop, GC)
+ * are collected once per process and exposed by every app. Operations are labelled by their
+ * `operationId` (or the fixed path of a non-contract route), never by the URL a caller sent, so
+ * neither a key nor a query string can reach a label, and the number of series stays bounded.
+ */
+export class Metrics {
+  private readonly registry = new Registry();
+  private readonly exposed: Registry;
+
+  private readonly requests = new Counter({
+    name: 'alk_http_requests_total',
+    help: 'Requests answered, by operation and status code.',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly duration = new Histogram({
+    name: 'alk_http_request_duration_seconds',
+    help: 'Time from receiving a request to its response, by operation.',
+    labelNames: ['operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private readonly charged = new Counter({
+    name: 'alk_credits_charged_total',
+    help: 'Credits debited, by operation (refunds are counted apart: charged minus refunded is what callers paid).',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly refunded = new Counter({
+    name: 'alk_credits_refunded_total',
+    help: 'Credits given back because a charged call failed on the server side, by operation.',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(pool?: PoolUse) {
+    if (pool) {
+      new Gauge({
+        name: 'alk_db_pool_size',
+        help: 'The most database connections the pool opens.',
+        registers: [this.registry],
+      }).set(pool.size);
+      new Gauge({
+        name: 'alk_db_pool_open_connections',
+        help: 'Database connections open now.',
+        registers: [this.registry],
+        collect() {
+          this.set(pool.openConnections());
+        },
+      });
+      new Gauge({
+        name: 'alk_db_queries_in_flight',
+        help:
+          'Queries and transactions handed to the pool and not finished, waiting ' +
+          'for a connection or running; above the pool size, calls queue.',
+        registers: [this.registry],
+        collect() {
+          this.set(pool.queriesInFlight());
+        },
+      });
+    }
+    this.exposed = Registry.merge([processRegistry(), this.registry]);
+  }
+
+  requestAnswered(operation: string, status: number, seconds: number): void {
+    this.requests.inc({ operation, status: String(status) });
+    this.duration.observe({ operation }, seconds);
+  }
+
+  creditsCharged(operation: string, credits: number): void {
+    this.charged.inc({ operation }, credits);
+  }
+
+  creditsRefunded(operation: string, credits: number): void {
+    this.refunded.inc({ operation }, credits);
+  }
+
+  get contentType(): string {
+    return this.exposed.contentType;
+  }
+
+  /** The text exposition format. */
+  render(): Promise<string> {
+    return this.exposed.metrics();
+  }
+}
+
+let processMetrics: Registry | undefined;
+
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}

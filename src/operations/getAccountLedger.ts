@@ -1,0 +1,35 @@
+import { getAccountLedgerRoute as route } from '../../generated/routes.ts';
+import { entryAfter, ledgerCursor } from '../contract/ledger-cursor.ts';
+import type { Sql } from '../data/client.ts';
+import { ledgerPage } from '../data/ledger.ts';
+import type { App } from '../http/app-env.ts';
+import { registerOperation } from './operation.ts';
+
+export function registerGetAccountLedger(app: App, { sql }: { sql: Sql }) {
+  registerOperation(app, route, async (c) => {
+    const { limit, cursor } = c.req.valid('query');
+    await c.get('debit')();
+    const before = cursor === undefined ? undefined : (entryAfter(cursor) ?? undefined);
+    // An absent limit has the contract's default (contract/parameters.ts).
+    const page = await ledgerPage(sql, c.get('accountId'), { before, limit: limit! });
+    const last = page.rows.at(-1);
+    return c.json(
+      {
+        entries: page.rows.map((row) => ({
+          id: row.id,
+          kind: row.kind,
+          amount: row.amount,
+          balance_after: row.balanceAfter,
+          key_prefix: row.keyPrefix,
+          operation: row.operation,
+          request_id: row.requestId,
+          payment_reference: row.paymentReference,
+          refund_of: row.refundOf,
+          created_at: row.createdAt.toISOString(),
+        })),
+        next_cursor: page.more && last ? ledgerCursor(last.id) : null,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,23 @@
+import { getAdvertiserHistoryRoute as route } from '../../generated/routes.ts';
+import { itemFieldsOf } from '../contract/response-schemas.ts';
+import * as lookups from '../data/lookups.ts';
+import type { App } from '../http/app-env.ts';
+import { CSV, csvAnswer } from '../http/csv.ts';
+import { advertiserNotFound } from './not-found.ts';
+import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+
+const COLUMNS = itemFieldsOf('AdvertiserHistory', 'months');
+
+export function registerGetAdvertiserHistory(app: App, { sql, now }: Pick<OperationDependencies, 'sql' | 'now'>) {
+  registerOperation(app, route, async (c) => {
+    const { name } = c.req.valid('query');
+    const credits = await c.get('debit')();
+    const history = await withDataOf(c, sql, async (data) => {
+      const found = await lookups.getAdvertiserHistory(data, name, now());
+      if (found === null) throw await advertiserNotFound(data, name);
+      return found;
+    });
+    if (c.get('mediaType') === CSV) return csvAnswer(c, COLUMNS, history.months);
+    return c.json({ ...history, ...credits }, 200);
+  });
+}

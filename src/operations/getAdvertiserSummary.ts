@@ -1,0 +1,18 @@
+import { getAdvertiserSummaryRoute as route } from '../../generated/routes.ts';
+import * as lookups from '../data/lookups.ts';
+import type { App } from '../http/app-env.ts';
+import { advertiserNotFound } from './not-found.ts';
+import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+
+export function registerGetAdvertiserSummary(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+  registerOperation(app, route, async (c) => {
+    const { name } = c.req.valid('query');
+    const credits = await c.get('debit')();
+    const summary = await withDataOf(c, sql, async (data) => {
+      const found = await lookups.getAdvertiserSummary(data, name);
+      if (found === null) throw await advertiserNotFound(data, name);
+      return found;
+    });
+    return c.json({ ...summary, ...credits }, 200);
+  });
+}

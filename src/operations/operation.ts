@@ -1,0 +1,41 @@
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { Context, Handler } from 'hono';
+import type { Sql } from '../data/client.ts';
+import { inSandbox } from '../data/sandbox.ts';
+import type { App, AppEnv } from '../http/app-env.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
+
+/** What operations may use; each one names only what it uses. */
+export interface OperationDependencies {
+  sql: Sql;
+  /** The service's clock; the history window follows it. */
+  now: () => Date;
+  logger: Logger;
+  metrics: Metrics;
+  /** How long /readyz waits for the database before it answers 503. */
+  readinessTimeoutMs: number;
+}
+
+/**
+ * Answers from the data the caller's key reaches: the live data, or, for a test key, the sandbox's
+ * demo dataset (docs/product-rules.md §17). Every read of the answer, suggestions included, goes
+ * through the `data` it is given.
+ */
+export function withDataOf<T>(c: Context<AppEnv>, sql: Sql, answer: (data: Sql) => Promise<T>): Promise<T> {
+  return c.get('sandbox') ? inSandbox(sql, answer) : answer(sql);
+}
+
+/**
+ * Serves `route` (generated from openapi.yaml) with `handler`, typed from the route: the handler
+ * reads its validated, normalized parameters with `c.req.valid(...)` and answers the route's
+ * documented responses. The parameters are validated once, by the parameter rules before the
+ * handler (http/parameters.ts), not again by the route's zod schemas: those cannot see a
+ * parameter given twice or a malformed percent-escape, which the rules must refuse.
+ */
+export function registerOperation<R extends RouteConfig>(app: App, route: R, handler: RouteHandler<R, AppEnv>): void {
+  app.openAPIRegistry.registerPath(route);
+  // RouteHandler is a Handler whose input and responses are typed from the route; hono's `on`
+  // takes it as the plain Handler it is at run time.
+  app.on(route.method.toUpperCase(), route.path, handler as unknown as Handler<AppEnv>);
+}

@@ -1,0 +1,13 @@
+import { searchAdvertisersRoute as route } from '../../generated/routes.ts';
+import * as search from '../data/search.ts';
+import type { App } from '../http/app-env.ts';
+import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+
+export function registerSearchAdvertisers(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+  registerOperation(app, route, async (c) => {
+    const { q } = c.req.valid('query');
+    const credits = await c.get('debit')();
+    const found = await withDataOf(c, sql, (data) => search.searchAdvertisers(data, q));
+    return c.json({ ...found, ...credits }, 200);
+  });
+}

@@ -1,0 +1,113 @@
+import { findAccount } from '../data/accounts.ts';
+import type { CreditPack } from '../payments/credit-packs.ts';
+import { formatNumber } from './format.ts';
+import { CsrfField, Notice, Page } from './layout.tsx';
+import { requireSession } from './session.ts';
+import type { Session, Web, WebDependencies } from './web-env.ts';
+
+/** `$10.00`, `€45.00`: a pack's price as its buyer reads it. */
+function formatPrice(pack: CreditPack): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: pack.currency.toUpperCase() }).format(
+    pack.price / 100,
+  );
+}
+
+const CHECKOUT_NOTICES: Record<string, { kind: 'success' | 'info'; text: string }> = {
+  success: {
+    kind: 'success',
+    text:
+      'Thank you: your payment went through. The credits are added as soon as Stripe confirms it, ' +
+      'usually within seconds; reload this page to see them.',
+  },
+  cancelled: { kind: 'info', text: 'The payment was cancelled; nothing was charged.' },
+};
+
+function CreditsPage({
+  session,
+  balance,
+  payments,
+  notice,
+}: {
+  session: Session;
+  balance: number;
+  payments: WebDependencies['payments'];
+  notice?: { kind: 'success' | 'info' | 'error'; text: string };
+}) {
+  return (
+    <Page title="Buy credits" email={session.email} csrfToken={session.csrfToken} current="credits">
+      <h1>Buy credits</h1>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      <section class="card">
+        <h2>Balance</h2>
+        <p class="big" data-testid="balance">
+          {formatNumber(balance)}
+        </p>
+        <p class="muted">Credits never expire; every key of the account spends them.</p>
+      </section>
+      {payments ? (
+        <section class="card">
+          <h2>Credit packs</h2>
+          <p>You pay on Stripe's secure page; the credits are added as soon as the payment is confirmed.</p>
+          <ul class="packs">
+            {payments.packs.map((pack) => (
+              <li class="pack">
+                <form method="post" action="/account/credits/checkout">
+                  <CsrfField token={session.csrfToken} />
+                  <input type="hidden" name="pack" value={pack.id} />
+                  <h3>{pack.name}</h3>
+                  <p class="big">{formatNumber(pack.credits)}</p>
+                  <p class="muted">credits for {formatPrice(pack)}</p>
+                  <button type="submit" aria-label={`Buy ${pack.name}: ${formatNumber(pack.credits)} credits`}>
+                    Buy
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <section class="card">
+          <h2>Credit packs</h2>
+          <p data-testid="through-operator">
+            Purchases are made through the operator of this service: ask them to add credits to your account (they use{' '}
+            <code>npm run admin -- credits add</code> with your payment's reference).
+          </p>
+        </section>
+      )}
+    </Page>
+  );
+}
+
+/**
+ * GET /account/credits and POST /account/credits/checkout (docs/product-rules.md §13): the packs,
+ * and a Stripe Checkout Session for the one chosen; without Stripe, the operator sells credits.
+ */
+export function registerCredits(web: Web, { sql, payments }: Pick<WebDependencies, 'sql' | 'payments'>) {
+  const balanceOf = async (session: Session) => (await findAccount(sql, session.accountId))?.balance ?? 0;
+  web.get('/credits', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const notice = CHECKOUT_NOTICES[c.req.query('checkout') ?? ''];
+    return c.html(
+      <CreditsPage session={session} balance={await balanceOf(session)} payments={payments} notice={notice} />,
+    );
+  });
+  web.post('/credits/checkout', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const packId = String((await c.req.parseBody()).pack ?? '');
+    const pack = payments?.packs.find((candidate) => candidate.id === packId);
+    if (!payments || !pack) {
+      const text = payments ? 'There is no such pack; choose one below.' : 'Credits are sold by the operator.';
+      return c.html(
+        <CreditsPage
+          session={session}
+          balance={await balanceOf(session)}
+          payments={payments}
+          notice={{ kind: 'error', text }}
+        />,
+        400,
+      );
+    }
+    const url = await payments.startCheckout({ accountId: session.accountId, email: session.email, pack });
+    return c.redirect(url, 303);
+  });
+}

@@ -1,0 +1,169 @@
+import { findAccount } from '../data/accounts.ts';
+import { activeKeyCount } from '../data/api-keys.ts';
+import type { Sql } from '../data/client.ts';
+import { usageByDay } from '../data/usage.ts';
+import { formatNumber } from './format.ts';
+import { CsrfField, Page } from './layout.tsx';
+import { requireSession } from './session.ts';
+import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
+import type { Web } from './web-env.ts';
+
+/** JSON for a `<script type="application/json">` block: nothing in it can end the block. */
+function jsonBlock(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** GET /account: the balance and the usage of the last 30 or 90 days (docs/product-rules.md R12.36–R12.38). */
+export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => Date }) {
+  web.get('/', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const period: Period = c.req.query('days') === '90' ? 90 : 30;
+    const days = daysEnding(now(), period);
+    const [account, rows, keys] = await Promise.all([
+      findAccount(sql, session.accountId),
+      usageByDay(sql, session.accountId, days[0], days[days.length - 1]),
+      activeKeyCount(sql, session.accountId),
+    ]);
+    const balance = account?.balance ?? 0;
+    const usage = usageSeries(rows, days);
+    return c.html(
+      <Page
+        title="Overview"
+        email={session.email}
+        csrfToken={session.csrfToken}
+        current="overview"
+        scripts={['/account/assets/uPlot.iife.min.js', '/account/assets/account.js']}
+        styles={['/account/assets/uPlot.min.css']}
+      >
+        <h1>Overview</h1>
+        <div class="stats">
+          <section class="card">
+            <h2 class="label">Balance</h2>
+            <p class="big" data-testid="balance">
+              {formatNumber(balance)}
+            </p>
+            <p class="muted">credits, shared by all your keys</p>
+          </section>
+          <section class="card">
+            <h2 class="label">Last {period} days</h2>
+            <p class="big" data-testid="period-credits">
+              {formatNumber(usage.total.credits)}
+            </p>
+            <p class="muted">
+              credits spent on {formatNumber(usage.total.calls)} billed call{usage.total.calls === 1 ? '' : 's'}
+              {usage.total.refundedCalls > 0 && `, ${formatNumber(usage.total.refundedCalls)} of them refunded`}
+            </p>
+          </section>
+          <section class="card">
+            <h2 class="label">Buying credits</h2>
+            <p class="muted">
+              For now the operator of the service adds credits to your account. Buying them here is on its way.
+            </p>
+          </section>
+        </div>
+        {keys === 0 && (
+          <p class="notice info">
+            You have no active API key. <a href="/account/keys">Create one</a> to start calling the API.
+          </p>
+        )}
+
+        <section class="card">
+          <div class="section-head">
+            <h2>Usage per day (UTC)</h2>
+            <nav aria-label="Period" class="tabs">
+              {PERIODS.map((days) => (
+                <a href={`/account?days=${days}`} aria-current={days === period ? 'page' : undefined}>
+                  {days} days
+                </a>
+              ))}
+            </nav>
+          </div>
+          <div
+            id="usage-chart"
+            class="chart"
+            role="img"
+            aria-label={`Credits and calls per day, last ${period} days`}
+          />
+          <script type="application/json" id="usage-data" dangerouslySetInnerHTML={{ __html: jsonBlock(usage) }} />
+          <h3>Per operation</h3>
+          <div class="table-wrap">
+            <table data-testid="usage-operations" class="stack">
+              <thead>
+                <tr>
+                  <th>Operation</th>
+                  <th class="number">Calls</th>
+                  <th class="number">Refunded</th>
+                  <th class="number">Credits</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.operations.length === 0 && (
+                  <tr>
+                    <td colspan={4} class="muted">
+                      No billed calls in this period.
+                    </td>
+                  </tr>
+                )}
+                {usage.operations.map((row) => (
+                  <tr>
+                    <td data-label="Operation">
+                      <code>{row.operation}</code>
+                    </td>
+                    <td data-label="Calls" class="number">
+                      {formatNumber(row.calls)}
+                    </td>
+                    <td data-label="Refunded" class="number">
+                      {formatNumber(row.refundedCalls)}
+                    </td>
+                    <td data-label="Credits" class="number">
+                      {formatNumber(row.credits)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <details>
+            <summary>Every day as a table</summary>
+            <div class="table-wrap">
+              <table data-testid="usage-days">
+                <thead>
+                  <tr>
+                    <th>Day</th>
+                    <th class="number">Calls</th>
+                    <th class="number">Credits</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {usage.days.map((day, i) => (
+                    <tr>
+                      <td>{day}</td>
+                      <td class="number">{formatNumber(usage.calls[i])}</td>
+                      <td class="number">{formatNumber(usage.credits[i])}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+          <p class="muted">
+            Programs read the same numbers from <code>GET /api/v1/account/usage</code> (free).
+          </p>
+        </section>
+
+        <section class="card">
+          <h2>Sessions</h2>
+          <p class="muted">
+            Signed in somewhere you no longer use? End every session of this account, this one included.
+          </p>
+          <form method="post" action="/account/sign-out-everywhere">
+            <CsrfField token={session.csrfToken} />
+            <button type="submit" class="secondary">
+              Sign out everywhere
+            </button>
+          </form>
+        </section>
+      </Page>,
+    );
+  });
+}

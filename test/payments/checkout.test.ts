@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
+import { StripePayments } from '../../src/payments/stripe-payments.ts';
+import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { SECRET_KEY, type StripeStandIn, startStripeStandIn, WEBHOOK_SECRET } from '../support/stripe.ts';
+
+/** docs/product-rules.md §13: buying a pack on the account page creates a Stripe Checkout Session. */
+describe('buying credits on the account page', () => {
+  let standIn: StripeStandIn;
+  let page: AccountPageHarness;
+  let withoutStripe: AccountPageHarness;
+
+  beforeAll(async () => {
+    standIn = await startStripeStandIn();
+    page = await startAccountPage({
+      payments: (sql) =>
+        new StripePayments(
+          sql,
+          { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: standIn.url },
+          DEFAULT_CREDIT_PACKS,
+          () => new URL('https://api.example.com'),
+        ),
+    });
+    withoutStripe = await startAccountPage();
+  });
+  afterAll(async () => {
+    await page?.close();
+    await withoutStripe?.close();
+    await standIn?.close();
+  });
+
+  it(
+    'the page offers the configured packs; Buy creates a Checkout ' + 'Session through the SDK and redirects to it',
+    async () => {
+      const browser = await page.signedIn('buyer@example.com');
+      const offered = await browser.get('/account/credits');
+      expect(offered.status).toBe(200);
+      for (const label of ['Buy Starter: 1,000 credits', 'Buy Growth: 5,000 credits', 'Buy Scale: 25,000 credits'])
+        expect(offered.text).toContain(label);
+      expect(offered.text).toContain('$45.00');
+      // The buy form's redirect to Checkout is allowed by the page's policy, and nothing else is.
+      expect(offered.headers.get('content-security-policy')).toContain(`form-action 'self' ${standIn.url}`);
+
+      const bought = await browser.post('/account/credits/checkout', { pack: 'growth' });
+      expect(bought.status).toBe(303);
+      expect(bought.headers.get('location')).toBe(`${standIn.url}/pay/cs_test_0001`);
+      const [asked] = standIn.asked;
+      expect(asked.authorization).toBe(`Bearer ${SECRET_KEY}`);
+      expect(asked.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      const [{ id: accountId }] = await page.db.sql<{ id: number }[]>`
+      SELECT account_id AS id FROM account_logins WHERE email = 'buyer@example.com'`;
+      expect(Object.fromEntries(asked.form)).toMatchObject({
+        mode: 'payment',
+        'line_items[0][quantity]': '1',
+        'line_items[0][price_data][currency]': 'usd',
+        'line_items[0][price_data][unit_amount]': '4500',
+        'line_items[0][price_data][product_data][name]': 'Growth: 5,000 credits',
+        client_reference_id: String(accountId),
+        customer_email: 'buyer@example.com',
+        'metadata[pack_id]': 'growth',
+        success_url: 'https://api.example.com/account/credits?checkout=success',
+        cancel_url: 'https://api.example.com/account/credits?checkout=cancelled',
+      });
+      const [purchase] = await page.db.sql`
+      SELECT account_id, pack_id, credits, amount, currency, credited_at FROM credit_purchases
+      WHERE checkout_session_id = 'cs_test_0001'`;
+      expect(purchase).toEqual({
+        account_id: accountId,
+        pack_id: 'growth',
+        credits: 5_000,
+        amount: 4_500,
+        currency: 'usd',
+        credited_at: null,
+      });
+      expect((await browser.get('/account/credits?checkout=success')).text).toContain('your payment went through');
+      expect((await browser.get('/account/credits?checkout=cancelled')).text).toContain('nothing was charged');
+    },
+  );
+
+  it('an unknown pack is refused with 400 and no session', async () => {
+    const browser = await page.signedIn('picky@example.com');
+    await browser.get('/account/credits');
+    const before = standIn.asked.length;
+    const refused = await browser.post('/account/credits/checkout', { pack: 'platinum' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('There is no such pack');
+    expect(standIn.asked.length).toBe(before);
+  });
+
+  it('without Stripe configured, the page says the operator sells credits and offers no form', async () => {
+    const browser = await withoutStripe.signedIn('operator-sold@example.com');
+    const shown = await browser.get('/account/credits');
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('Purchases are made through the operator');
+    expect(shown.text).not.toContain('/account/credits/checkout');
+    expect(shown.headers.get('content-security-policy')).toContain("form-action 'self';");
+    expect((await browser.post('/account/credits/checkout', { pack: 'starter' })).status).toBe(400);
+    expect((await withoutStripe.app.request('/webhooks/stripe', { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+});

@@ -1,0 +1,77 @@
+import { createApp } from '../../src/app.ts';
+import { connect, type Sql } from '../../src/data/client.ts';
+import { smtpMailer } from '../../src/mail/smtp.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import type { StripePayments } from '../../src/payments/stripe-payments.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { startTestSmtp, type TestSmtp } from './mail.ts';
+import { WebClient } from './web.ts';
+
+export const PASSWORD = 'a long passphrase of mine';
+
+/** The app on a new database, its emails going to a test SMTP server, every log line kept. */
+export interface AccountPageHarness {
+  db: TestDatabase;
+  smtp: TestSmtp;
+  app: ReturnType<typeof createApp>;
+  /** The request log and the service's lines, as written. */
+  logged: string[];
+  browser(): WebClient;
+  /** Signs up, confirms the emailed link, signs in: a browser with a session. */
+  signedIn(email: string, password?: string): Promise<WebClient>;
+  close(): Promise<void>;
+}
+
+/** `payments`: the credit purchases to offer, made on the app's own pool (none by default). */
+export async function startAccountPage({
+  payments,
+}: {
+  payments?: (sql: Sql) => StripePayments;
+} = {}): Promise<AccountPageHarness> {
+  const db = await createTestDatabase();
+  const smtp = await startTestSmtp();
+  const mailer = smtpMailer(smtp.url, 'Advertiser Lookup API <no-reply@localhost>');
+  const logged: string[] = [];
+  // A pool like the service's request pool (no array types), so the pages run as they do there.
+  const requestPool = connect(db.url, 10, { fetchArrayTypes: false });
+  const app = createApp({
+    sql: requestPool,
+    rateLimit: { requests: 0, windowSeconds: 60 },
+    payments: payments?.(requestPool) ?? null,
+    logger: createLogger({ level: 'info', destination: { write: (chunk) => void logged.push(chunk) } }),
+    web: {
+      publicUrl: () => new URL('http://localhost'),
+      secureCookies: false,
+      log: (line) => void logged.push(line),
+      mailer,
+    },
+  });
+  const harness: AccountPageHarness = {
+    db,
+    smtp,
+    app,
+    logged,
+    browser: () => new WebClient(app),
+    async signedIn(email, password = PASSWORD) {
+      const browser = new WebClient(app);
+      await browser.get('/account/sign-up');
+      const signedUp = await browser.post('/account/sign-up', { email, password });
+      if (signedUp.status !== 200) throw new Error(`sign-up answered ${signedUp.status}: ${signedUp.text}`);
+      const mail = await smtp.next(email);
+      const link = new URL(mail.link!);
+      await browser.get(`${link.pathname}${link.search}`);
+      await browser.post('/account/verify', { token: link.searchParams.get('token')! });
+      await browser.get('/account/sign-in');
+      const signedIn = await browser.post('/account/sign-in', { email, password });
+      if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}: ${signedIn.text}`);
+      return browser;
+    },
+    async close() {
+      mailer.close();
+      await requestPool.end({ timeout: 5 });
+      await smtp.close();
+      await db.drop();
+    },
+  };
+  return harness;
+}

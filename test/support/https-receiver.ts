@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ReceivedPost {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A webhook receiver on https://127.0.0.1 with a self-signed certificate made for the test. */
+export interface HttpsReceiver {
+  url: string;
+  /** The certificate, for the sender's `ca`. */
+  ca: string;
+  received: ReceivedPost[];
+  /** The statuses it answers, in turn; 200 once they are used up. */
+  answers: number[];
+  close(): Promise<void>;
+}
+
+export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'receiver-'));
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  const ca = fs.readFileSync(cert, 'utf8');
+  const received: ReceivedPost[] = [];
+  const answers: number[] = [];
+  const server = https.createServer({ key: fs.readFileSync(key), cert: ca }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(answers.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fs.rmSync(dir, { recursive: true });
+  return {
+    url: `https://127.0.0.1:${port}/hooks/balance`,
+    ca,
+    received,
+    answers,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

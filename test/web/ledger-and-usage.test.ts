@@ -1,0 +1,123 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCredits } from '../../src/data/accounts.ts';
+import { LEDGER_PAGE_ROWS } from '../../src/web/ledger.tsx';
+import { csvText } from '../../src/web/ledger-csv.ts';
+import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { loadFixture } from '../support/fixture.ts';
+import type { WebClient } from '../support/web.ts';
+
+describe('the ledger and usage pages', () => {
+  let page: AccountPageHarness;
+  beforeAll(async () => {
+    page = await startAccountPage();
+    await loadFixture(page.db.sql);
+  });
+  afterAll(() => page?.close());
+
+  async function keyFor(browser: WebClient): Promise<{ key: string; accountId: number }> {
+    await browser.get('/account/keys');
+    const created = await browser.post('/account/keys', { name: 'calls' });
+    const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+    const [{ account_id }] = await page.db.sql<{ account_id: number }[]>`
+      SELECT account_id FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`;
+    return { key, accountId: account_id };
+  }
+
+  async function call(key: string, path: string, headers: Record<string, string> = {}) {
+    const response = await page.app.request(path, { headers: { Authorization: `Bearer ${key}`, ...headers } });
+    expect(response.status).toBeLessThan(500);
+    return response;
+  }
+
+  it('the ledger pages walk every entry once, newest first', async () => {
+    const browser = await page.signedIn('pages@example.com');
+    const { key, accountId } = await keyFor(browser);
+    await addCredits(page.db.sql, accountId, 1_000, 'pages-purchase');
+    for (let i = 0; i < 2 * LEDGER_PAGE_ROWS + 5; i++) await call(key, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+    const ids: number[] = [];
+    let next: string | null = '/account/ledger';
+    let pages = 0;
+    while (next) {
+      const shown = await browser.get(next);
+      expect(shown.status).toBe(200);
+      pages++;
+      const rows = [...shown.text.matchAll(/<td data-label="Balance" class="number">([\d,]+)<\/td>/g)];
+      expect(rows.length).toBeLessThanOrEqual(LEDGER_PAGE_ROWS);
+      const older = /href="(\/account\/ledger\?before=\d+)"/.exec(shown.text)?.[1] ?? null;
+      ids.push(...rows.map((row) => Number(row[1].replace(/,/g, ''))));
+      next = older;
+    }
+    const [{ entries }] = await page.db.sql<{ entries: number }[]>`
+      SELECT count(*)::int AS entries FROM ledger WHERE account_id = ${accountId}`;
+    expect(pages).toBe(3);
+    expect(ids.length).toBe(entries);
+    // Balances after each entry, newest first: each older one is 3 more (a charge) until the purchase and the grant.
+    expect(ids[0]).toBe(200 + 1_000 - 3 * (2 * LEDGER_PAGE_ROWS + 5));
+    expect(
+      ids.slice(0, 2 * LEDGER_PAGE_ROWS + 5).every((balance, i, all) => i === 0 || balance === all[i - 1] + 3),
+    ).toBe(true);
+  });
+
+  it('the CSV holds every entry, parses as RFC 4180, and its amounts sum to the balance', async () => {
+    const browser = await page.signedIn('csv@example.com');
+    const { key, accountId } = await keyFor(browser);
+    await call(key, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH', { 'X-Request-Id': '-2-3-formula' });
+    await call(key, '/api/v1/domain?domain=acme-outdoor.com');
+    await call(key, '/api/v1/advertiser?name=Nobody%20at%20all');
+    const csv = await browser.get('/account/ledger.csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="ledger-${accountId}.csv"`);
+    expect(csv.text.endsWith('\r\n')).toBe(true);
+    const records = parse(csv.text, { columns: true }) as Record<string, string>[];
+    expect(records.map((r) => r.kind)).toEqual(['charge', 'charge', 'charge', 'grant']);
+    const [{ balance }] = await page.db.sql<
+      { balance: number }[]
+    >`SELECT balance FROM accounts WHERE id = ${accountId}`;
+    expect(records.reduce((sum, r) => sum + Number(r.amount), 0)).toBe(balance);
+    expect(records[3].balance_after).toBe('200');
+    // The caller's own request id, which a spreadsheet would run as a formula, is kept as text.
+    expect(records[2].request_id).toBe("'-2-3-formula");
+  });
+
+  it('a CSV text field is quoted when it holds a comma, a quote or a line break, and never starts a formula', () => {
+    expect(csvText('plain')).toBe('plain');
+    expect(csvText('a,b')).toBe('"a,b"');
+    expect(csvText('say "hi"')).toBe('"say ""hi"""');
+    expect(csvText('two\r\nlines')).toBe('"two\r\nlines"');
+    for (const risky of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx']) expect(csvText(risky)).toBe(`'${risky}`);
+    expect(csvText(null)).toBe('');
+  });
+
+  it('the overview shows the balance and the billed calls and credits of the period, per operation', async () => {
+    const browser = await page.signedIn('usage@example.com');
+    const { key } = await keyFor(browser);
+    await call(key, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+    await call(key, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+    await call(key, '/api/v1/domain?domain=acme-outdoor.com');
+    await call(key, '/api/v1/account');
+    const overview = await browser.get('/account');
+    expect(overview.text).toMatch(/data-testid="balance">\s*191\s*</);
+    expect(overview.text).toMatch(/data-testid="period-credits">\s*9\s*</);
+    expect(overview.text).toContain('credits spent on 3 billed calls');
+    const data = JSON.parse(
+      /<script type="application\/json" id="usage-data">(.*?)<\/script>/s.exec(overview.text)![1],
+    );
+    expect(data.days).toHaveLength(30);
+    expect(data.credits.reduce((a: number, b: number) => a + b, 0)).toBe(9);
+    expect(data.operations).toEqual([
+      { operation: 'getAdvertiserSummary', calls: 2, refundedCalls: 0, credits: 6 },
+      { operation: 'getDomainSummary', calls: 1, refundedCalls: 0, credits: 3 },
+    ]);
+    const ninety = await browser.get('/account?days=90');
+    expect(JSON.parse(/id="usage-data">(.*?)<\/script>/s.exec(ninety.text)![1]).days).toHaveLength(90);
+  });
+
+  it('the usage data block cannot end its script element', async () => {
+    const browser = await page.signedIn('script@example.com');
+    const overview = await browser.get('/account');
+    const block = /id="usage-data">(.*?)<\/script>/s.exec(overview.text)![1];
+    expect(block).not.toContain('<');
+  });
+});
