@@ -8,7 +8,8 @@ ALTER TABLE api_keys ADD COLUMN sandbox boolean NOT NULL DEFAULT false;
 -- The sandbox's own observation tables, shaped like the live ones (their columns, constraints and
 -- indexes), loaded with the demo dataset by the service at its start when empty. The lookups and
 -- ingest name tables without a schema, so a connection whose search_path starts with `sandbox`
--- reads and writes these; the functions and the trigram operators stay in public.
+-- reads and writes these; the functions and the trigram operators stay in public. A later
+-- migration that changes one of these live tables changes its copy here the same way.
 CREATE SCHEMA sandbox;
 CREATE TABLE sandbox.observations (LIKE public.observations INCLUDING ALL);
 CREATE TABLE sandbox.identifiers (LIKE public.identifiers INCLUDING ALL);

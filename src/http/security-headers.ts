@@ -2,6 +2,8 @@ import { createMiddleware } from 'hono/factory';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './app-env.ts';
 
+type ContentSecurityPolicy = NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy'];
+
 /**
  * The security headers of every answer, stated once: the app adds them to each of its responses
  * (`securityHeaders`), and the HTTP server sends them on the refusals it answers before the app
@@ -45,31 +47,39 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
  * builds itself. Nothing may come from anywhere else, so the page also works offline.
  * Only the policy is set here; `securityHeaders` adds every other header of `SECURITY_HEADERS`.
  */
-export const docsPageSecurityHeaders = secureHeaders({
-  crossOriginResourcePolicy: false,
-  crossOriginOpenerPolicy: false,
-  originAgentCluster: false,
-  referrerPolicy: false,
-  strictTransportSecurity: false,
-  xContentTypeOptions: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xFrameOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  xXssProtection: false,
-  removePoweredBy: false,
-  contentSecurityPolicy: {
-    defaultSrc: ["'self'"],
-    // No 'unsafe-eval': the bundle's zod probes for it once, then validates without compiling.
-    scriptSrc: ["'self'", NONCE],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
-    fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'"],
-    workerSrc: ["'self'", 'blob:'],
-    objectSrc: ["'none'"],
-    baseUri: ["'none'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  },
+export const docsPageSecurityHeaders = contentSecurityPolicyOnly({
+  defaultSrc: ["'self'"],
+  // No 'unsafe-eval': the bundle's zod probes for it once, then validates without compiling.
+  scriptSrc: ["'self'", NONCE],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
 });
+
+/**
+ * A page's own Content-Security-Policy and nothing else: `securityHeaders` adds every other header
+ * of `SECURITY_HEADERS`, so turning them off here keeps each stated once.
+ */
+export function contentSecurityPolicyOnly(policy: ContentSecurityPolicy) {
+  return secureHeaders({
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    strictTransportSecurity: false,
+    xContentTypeOptions: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    removePoweredBy: false,
+    contentSecurityPolicy: policy,
+  });
+}

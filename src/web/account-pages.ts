@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
+import { contentSecurityPolicyOnly } from '../http/security-headers.ts';
 import { registerAssets } from './assets.ts';
 import { registerAuthPages } from './auth-pages.ts';
 import { csrfProtection } from './csrf.ts';
@@ -17,30 +17,16 @@ const MAX_FORM_BYTES = 16 * 1024;
  * policy is set here; the app's `securityHeaders` adds every other security header.
  */
 const pageSecurityHeaders = (checkoutOrigin: string | null) =>
-  secureHeaders({
-    crossOriginResourcePolicy: false,
-    crossOriginOpenerPolicy: false,
-    originAgentCluster: false,
-    referrerPolicy: false,
-    strictTransportSecurity: false,
-    xContentTypeOptions: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xFrameOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-    removePoweredBy: false,
-    contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      // The buy form's answer redirects to Stripe Checkout, and form-action covers that redirect.
-      formAction: checkoutOrigin ? ["'self'", checkoutOrigin] : ["'self'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
+  contentSecurityPolicyOnly({
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    // The buy form's answer redirects to Stripe Checkout, and form-action covers that redirect.
+    formAction: checkoutOrigin ? ["'self'", checkoutOrigin] : ["'self'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
   });
 
 /**

@@ -123,4 +123,24 @@ describe('test keys: the sandbox', () => {
     expect(asTest).toEqual([{ outcome: 'unauthorized' }]);
     expect(await api.balanceOf(accountId)).toBe(balance);
   });
+
+  it('every sandbox table has the columns and indexes of its live table (a migration changes both)', async () => {
+    const shape = (schema: string) => api.db.sql<{ table_name: string; shape: string }[]>`
+      SELECT c.relname AS table_name,
+             (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+                                || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY a.attnum)
+                FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped)
+             || ' | ' ||
+             coalesce((SELECT string_agg(def, '; ' ORDER BY def)
+                         FROM (SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS def
+                                 FROM pg_index i WHERE i.indrelid = c.oid) AS indexes), '') AS shape
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = ${schema} AND c.relkind = 'r'
+         AND c.relname IN (SELECT relname FROM pg_class k JOIN pg_namespace s ON s.oid = k.relnamespace
+                            WHERE s.nspname = 'sandbox' AND k.relkind = 'r')
+       ORDER BY 1`;
+    const sandbox = await shape('sandbox');
+    expect(sandbox.map((table) => table.table_name)).toContain('observations');
+    expect(sandbox).toEqual(await shape('public'));
+  });
 });
