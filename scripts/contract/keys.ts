@@ -1,4 +1,5 @@
 import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
+import { contractOperations } from '../../src/contract/operations.ts';
 import { addCredits, createAccount, createApiKey, revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
@@ -7,7 +8,7 @@ import { DEMO } from '../../src/synthetic/generator.ts';
 export interface FuzzKeys {
   /** The demo account's key printed at start-up, topped up so the run never runs dry. */
   funded: string;
-  /** A key whose balance (2) is below every price: 402 on every billed operation. */
+  /** A key whose balance is below every price (0, the search costing 1): 402 on every billed operation. */
   poor: string;
   revoked: string;
   /** A valid key of a disabled account. */
@@ -39,6 +40,7 @@ export async function prepareKeys(sql: Sql, baseUrl: string, demoKey: string): P
     [`/api/v1/brandbid?domain=${DEMO.brandDomain}`, 3],
     [`/api/v1/advertiser/domains?name=${encodeURIComponent(DEMO.intermediaryName)}`, 1],
     [`/api/v1/advertiser?name=${encodeURIComponent(DEMO.brandName)}`, 1],
+    [`/api/v1/advertisers/search?q=${encodeURIComponent(DEMO.brandName)}`, 2],
   ];
   for (const [path, times] of spend) {
     for (let i = 0; i < times; i++) {
@@ -52,7 +54,9 @@ export async function prepareKeys(sql: Sql, baseUrl: string, demoKey: string): P
       'x-credits-remaining',
     ),
   );
-  if (balance !== 2) throw new Error(`the poor key should hold 2 credits, it holds ${balance}`);
+  const lowestPrice = Math.min(...contractOperations.filter((op) => op.creditCost > 0).map((op) => op.creditCost));
+  if (balance >= lowestPrice)
+    throw new Error(`the poor key should hold less than ${lowestPrice} credits, it holds ${balance}`);
 
   const revoked = await newKey(sql);
   await revokeApiKey(sql, revoked.id);

@@ -21,6 +21,7 @@ from alk_client.api.advertisers import (
     get_advertiser_history,
     get_advertiser_landing_domains,
     get_advertiser_summary,
+    search_advertisers,
 )
 from alk_client.api.domains import get_brand_bid_report, get_domain_summary
 from alk_client.api.operations import get_health, get_metrics, get_readiness
@@ -28,6 +29,7 @@ from alk_client.models import (
     Account,
     AdvertiserHistory,
     AdvertiserLandingDomains,
+    AdvertiserSearch,
     AdvertiserSummary,
     AdvertiserType,
     BrandBidReport,
@@ -36,6 +38,7 @@ from alk_client.models import (
     Health,
     InsufficientCreditsError,
     NameParameterError,
+    NotAcceptableError,
     NotFoundError,
     Profile,
     Readiness,
@@ -122,6 +125,36 @@ check(
     lambda b: b.advertiser_count == 130 and len(b.advertisers) == 100 and isinstance(b.advertisers[0].profile, Profile),
 )
 
+r = search_advertisers.sync_detailed(client=bearer, q="acme outdoor")
+check(
+    "advertiser search",
+    r,
+    200,
+    AdvertiserSearch,
+    lambda s: s.advertisers[0].advertiser == "Acme Outdoor"
+    and s.advertisers[0].match.value == "case_insensitive"
+    and charged(r, 1),
+)
+r = get_advertiser_summary.sync_detailed(client=bearer, name="acme outdoor")
+check(
+    "advertiser not found, with suggestions (404, charged)",
+    r,
+    404,
+    NotFoundError,
+    lambda e: e.credits_charged == 3 and "Acme Outdoor" in e.suggestions,
+)
+# A client of its own: with_headers also changes the headers of the client it copies.
+xml = AuthenticatedClient(
+    base_url=BASE_URL, token=KEYS["funded"], headers={"Accept": "application/xml"}, raise_on_unexpected_status=True
+)
+r = get_advertiser_history.sync_detailed(client=xml, name="Acme Outdoor")
+check(
+    "an Accept the operation cannot answer (406, free)",
+    r,
+    406,
+    NotAcceptableError,
+    lambda e: [m.value for m in e.supported] == ["application/json", "text/csv"] and charged(r, 0),
+)
 r = get_advertiser_summary.sync_detailed(client=bearer, name="No Such Advertiser Anywhere")
 check("advertiser not found (404, charged)", r, 404, NotFoundError, lambda e: e.credits_charged == 3 and charged(r, 3))
 r = get_brand_bid_report.sync_detailed(client=bearer, domain="never-seen-anywhere.com")
@@ -136,7 +169,7 @@ check(
     r,
     402,
     InsufficientCreditsError,
-    lambda e: e.required == 60 and e.balance == 2 and charged(r, 0),
+    lambda e: e.required == 60 and e.balance == 0 and charged(r, 0),
 )
 r = get_advertiser_landing_domains.sync_detailed(client=revoked, name="Acme Outdoor")
 check("revoked key (401)", r, 401, UnauthorizedError, lambda _: r.headers.get("WWW-Authenticate") == "Bearer")
