@@ -52,23 +52,26 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
       last_seen: string;
     }[]
   >`
-    WITH key AS (SELECT advertiser_search_key(${folded}) AS k),
+    WITH prefixed AS (
+      SELECT DISTINCT advertiser_search_key(name) AS k, name
+        FROM identifiers
+       WHERE advertiser_search_key(name) >= advertiser_search_key(${folded})
+         AND advertiser_search_key(name) < advertiser_search_key(${folded}) || ${LAST_CODE_POINT}
+       ORDER BY 1, 2
+       LIMIT ${limit + 1}
+    ),
     matches AS (
       SELECT name, 0 AS rank, 1::real AS score FROM identifiers WHERE name = ${exact}
       UNION ALL
-      SELECT name, CASE WHEN prefixed.k = key.k THEN 1 ELSE 2 END, 1::real
-        FROM key, (
-          SELECT DISTINCT advertiser_search_key(name) AS k, name
-            FROM identifiers, key
-           WHERE advertiser_search_key(name) >= key.k AND advertiser_search_key(name) < key.k || ${LAST_CODE_POINT}
-           ORDER BY 1, 2
-           LIMIT ${limit + 1}
-        ) prefixed
+      SELECT name, CASE WHEN k = advertiser_search_key(${folded}) THEN 1 ELSE 2 END, 1::real FROM prefixed
       UNION ALL
-      (SELECT name, 3, similarity(advertiser_search_key(name), key.k)
-         FROM identifiers, key
-        WHERE advertiser_search_key(name) % key.k
-        ORDER BY advertiser_search_key(name) <-> key.k, name
+      -- Similar names rank after every prefix match: when those already fill the answer, the
+      -- trigram walk, the costly branch, is skipped (a one-time filter, evaluated first).
+      (SELECT name, 3, similarity(advertiser_search_key(name), advertiser_search_key(${folded}))
+         FROM identifiers
+        WHERE (SELECT count(*) FROM prefixed) <= ${limit}
+          AND advertiser_search_key(name) % advertiser_search_key(${folded})
+        ORDER BY advertiser_search_key(name) <-> advertiser_search_key(${folded}), name
         LIMIT ${(limit + 1) * SIMILAR_ROWS_PER_NAME})
     ),
     best AS (
