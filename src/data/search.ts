@@ -113,8 +113,8 @@ export async function similarNames(sql: Sql, name: string): Promise<string[]> {
 export async function similarDomains(sql: Sql, domain: string): Promise<string[]> {
   const rows = await sql<{ domain: string }[]>`
     SELECT domain FROM landing_domain_stats
-     WHERE domain % ${domain}
-     ORDER BY domain <-> ${domain}, domain
+     WHERE advertiser_search_key(domain) % advertiser_search_key(${domain})
+     ORDER BY advertiser_search_key(domain) <-> advertiser_search_key(${domain}), domain
      LIMIT ${SUGGESTIONS_CAP}`;
   return rows.map((row) => row.domain);
 }
