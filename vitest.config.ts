@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A page that comes after an argon2 hash or a browser navigation may take seconds on a loaded
+    // 2-core machine; polls wait for it instead of failing after the default second.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

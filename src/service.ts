@@ -13,7 +13,6 @@ import { poolUse } from './data/pool-use.ts';
 import type { App } from './http/app-env.ts';
 import { createHttpServer } from './http/server.ts';
 import { logMailer } from './mail/mailer.ts';
-import { smtpMailer } from './mail/smtp.ts';
 import type { Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { loadSandboxDataset } from './synthetic/load.ts';
@@ -73,7 +72,8 @@ export async function startService(
     keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS,
     log,
   });
-  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
+  // nodemailer is loaded only when mail goes out over SMTP: without it, links go to the log.
+  const mailer = config.smtpUrl ? (await import('./mail/smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom) : null;
   let alerts: AlertSender | undefined;
   let server: Server | undefined;
   let listeningUrl: string | undefined;

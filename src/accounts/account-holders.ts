@@ -57,7 +57,7 @@ export class AccountHolders {
   /** Null when the sign-up went ahead (or the address was taken: its holder is told by email). */
   async signUp(email: string, password: string): Promise<FieldProblem | null> {
     if (!isPlausibleEmail(email)) return { field: 'email', message: 'Enter an email address such as you@example.com.' };
-    const problem = passwordProblem(password, email);
+    const problem = await passwordProblem(password, email);
     if (problem !== null) return { field: 'password', message: problem };
     const emailNormalized = normalizeEmail(email);
     const passwordHash = await hashPassword(password);
@@ -120,7 +120,7 @@ export class AccountHolders {
   async resetPassword(token: string, password: string): Promise<FieldProblem | 'link-unusable' | null> {
     const accountId = await usableToken(this.deps.sql, tokenHash(token), 'reset_password');
     if (accountId === null) return 'link-unusable';
-    const problem = passwordProblem(password, await emailOf(this.deps.sql, accountId));
+    const problem = await passwordProblem(password, await emailOf(this.deps.sql, accountId));
     if (problem !== null) return { field: 'password', message: problem };
     const passwordHash = await hashPassword(password);
     if ((await useToken(this.deps.sql, tokenHash(token), 'reset_password')) === null) return 'link-unusable';

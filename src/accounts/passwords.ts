@@ -1,5 +1,4 @@
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * argon2id with OWASP's first recommended setting (19 MiB of memory, 2 passes, 1 lane): about
@@ -14,20 +13,31 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** Long enough for any passphrase; bounds the work of hashing what a client sends. */
 export const MAX_PASSWORD_LENGTH = 256;
 
-/** The most common passwords (49,233 of them), shipped with zxcvbn-ts, compared lower-case. */
-const COMMON = new Set((dictionary['passwords-common'] as string[]).map((word) => word.toLowerCase()));
+let common: Promise<Set<string>> | undefined;
+
+/**
+ * The most common passwords (49,233 of them), shipped with zxcvbn-ts, compared lower-case. Loaded
+ * at the first password chosen: a service whose customers never sign up does not hold the
+ * dictionaries in memory.
+ */
+function commonPasswords(): Promise<Set<string>> {
+  common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set((dictionary['passwords-common'] as string[]).map((word) => word.toLowerCase())),
+  );
+  return common;
+}
 
 /**
  * Why a new password is refused, or null when it is acceptable (docs/product-rules.md R12.3): NIST
  * SP 800-63B asks for a minimum length, any characters (spaces and emoji included, no composition
  * rules), and a check against passwords known to be common or compromised.
  */
-export function passwordProblem(password: string, email: string): string | null {
+export async function passwordProblem(password: string, email: string): Promise<string | null> {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
   if (length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
   const lower = password.toLowerCase();
-  if (COMMON.has(lower)) return 'This password is among the most common ones; choose another.';
+  if ((await commonPasswords()).has(lower)) return 'This password is among the most common ones; choose another.';
   const address = email.trim().toLowerCase();
   if (lower === address || lower === address.split('@')[0]) return 'Do not use your email address as the password.';
   return null;
