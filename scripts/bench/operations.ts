@@ -10,7 +10,8 @@ import {
   getDomainSummary,
   LANDING_DOMAINS_CAP,
 } from '../../src/data/lookups.ts';
-import { searchAdvertisers } from '../../src/data/search.ts';
+import { searchAdvertisers, similarDomains, similarNames } from '../../src/data/search.ts';
+import type { Parameters } from './parameters.ts';
 
 /** What a request of an operation names: an advertiser, a domain, or nothing. */
 export type ParameterKind = 'name' | 'domain' | 'q' | null;
@@ -21,6 +22,10 @@ export interface BenchOperation {
   label: string;
   contract: ContractOperation;
   parameter: ParameterKind;
+  /** The sampled values it asks for, when not those its parameter names: the misspelled ones of a "did you mean". */
+  sample?: keyof Parameters;
+  /** What it answers: 200, or the data 404 with suggestions of a misspelled name or domain. */
+  status?: 200 | 404;
   /**
    * The lookup the handler runs after its debit (src/operations/<operationId>.ts), called directly for the
    * baseline; null when the handler runs none (the account: its debit is its whole work).
@@ -34,7 +39,10 @@ function contract(operationId: string): ContractOperation {
   return operation;
 }
 
-/** The seven operations, in the contract's order, with the lookups their handlers issue. */
+/**
+ * The seven operations, in the contract's order, with the lookups their handlers issue; then the
+ * data 404s of a misspelled name and domain, whose suggestions are the costliest search.
+ */
 export const BENCH_OPERATIONS: readonly BenchOperation[] = [
   {
     label: 'advertiser',
@@ -73,7 +81,26 @@ export const BENCH_OPERATIONS: readonly BenchOperation[] = [
     lookup: (sql, q) => searchAdvertisers(sql, q),
   },
   { label: 'account', contract: contract('getAccount'), parameter: null, lookup: null },
+  {
+    label: 'did-you-mean',
+    contract: contract('getAdvertiserSummary'),
+    parameter: 'name',
+    sample: 'misspelledNames',
+    status: 404,
+    lookup: async (sql, name) => (await getAdvertiserSummary(sql, name)) ?? notFound(await similarNames(sql, name)),
+  },
+  {
+    label: 'did-you-mean-domain',
+    contract: contract('getDomainSummary'),
+    parameter: 'domain',
+    sample: 'misspelledDomains',
+    status: 404,
+    lookup: async (sql, domain) => (await getDomainSummary(sql, domain)) ?? notFound(await similarDomains(sql, domain)),
+  },
 ];
+
+/** A lookup's "no data", after the suggestions its 404 carries were found. */
+const notFound = (_suggestions: string[]) => null;
 
 /**
  * The framework floor: an operation outside the contract that does no database work, served by

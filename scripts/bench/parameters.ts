@@ -6,7 +6,13 @@ export interface Parameters {
   domains: string[];
   /** What a customer types into the advertiser search: the start of a name, in lower case. */
   queries: string[];
+  /** Names and domains with a letter dropped that no advertiser or domain holds: the "did you mean" 404s. */
+  misspelledNames: string[];
+  misspelledDomains: string[];
 }
+
+/** A typo: the third character left out (of a domain, in its first label, so it stays a root domain). */
+const misspell = (text: string) => text.slice(0, 2) + text.slice(3);
 
 /** The first word of a name and the start of the next, lower-cased: a prefix search with more than one match. */
 function queryFor(name: string): string {
@@ -27,5 +33,18 @@ export async function sampleParameters(sql: Sql, count: number): Promise<Paramet
   if (names.length === 0 || domains.length === 0)
     throw new BenchError('the dataset has no advertisers or no landing domains to look up');
   const queries = names.map((row) => queryFor(row.name)).filter((query) => [...query].length >= 2);
-  return { names: names.map((row) => row.name), domains: domains.map((row) => row.domain), queries };
+  const misspelledNames = await sql<{ name: string }[]>`
+    SELECT name FROM unnest(${names.map((row) => misspell(row.name))}::text[]) AS typo(name)
+     WHERE NOT EXISTS (SELECT 1 FROM identifiers i WHERE i.name = typo.name)`;
+  const misspelledDomains = await sql<{ domain: string }[]>`
+    SELECT domain FROM unnest(${domains.map((row) => misspell(row.domain))}::text[]) AS typo(domain)
+     WHERE NOT EXISTS (SELECT 1 FROM landing_domain_stats d WHERE d.domain = typo.domain)
+       AND NOT EXISTS (SELECT 1 FROM crawls c WHERE c.domain = typo.domain)`;
+  return {
+    names: names.map((row) => row.name),
+    domains: domains.map((row) => row.domain),
+    queries,
+    misspelledNames: misspelledNames.map((row) => row.name),
+    misspelledDomains: misspelledDomains.map((row) => row.domain),
+  };
 }

@@ -7,13 +7,7 @@ import { type BenchServer, databaseName, ensureDatabase, openPool } from './data
 import { type DatasetLoad, ensureDataset } from './dataset.ts';
 import { BenchError } from './errors.ts';
 import { baselineMeasurement, type CellSpec, type Measurement, serviceMeasurement } from './load.ts';
-import {
-  BENCH_OPERATIONS,
-  type BenchOperation,
-  FLOOR_OPERATION,
-  type ParameterKind,
-  requestPath,
-} from './operations.ts';
+import { BENCH_OPERATIONS, type BenchOperation, FLOOR_OPERATION, requestPath } from './operations.ts';
 import { type Parameters, sampleParameters } from './parameters.ts';
 import { type BenchService, RssSampler, startBenchService } from './service.ts';
 import type { CellMode } from './stats.ts';
@@ -118,11 +112,11 @@ export class BenchTarget {
   async preflight(operations: readonly BenchOperation[]): Promise<void> {
     const account = this.spread[0];
     const calls = [
-      ...operations.map((op) => ({ contract: op.contract, parameter: op.parameter })),
-      { contract: FLOOR_OPERATION, parameter: null },
+      ...operations.map((op) => ({ contract: op.contract, parameter: op.parameter, operation: op })),
+      { contract: FLOOR_OPERATION, parameter: null, operation: null },
     ];
-    for (const { contract, parameter } of calls) {
-      const value = this.valuesOf(parameter)[0];
+    for (const { contract, parameter, operation } of calls) {
+      const value = this.valuesOf(operation)[0];
       const id = this.ids.next();
       this.book.sent(id, account.index);
       const response = await fetch(`${this.service.url}${requestPath(contract, parameter, value)}`, {
@@ -134,12 +128,14 @@ export class BenchTarget {
         Number(response.headers.get('x-credits-charged') ?? 0),
         Number(response.headers.get('x-credits-remaining')),
       );
-      if (response.status !== 200)
+      if (response.status !== (operation?.status ?? 200))
         throw new BenchError(`preflight: ${contract.operationId} answered ${response.status}: ${body.slice(0, 300)}`);
     }
   }
 
-  private valuesOf(parameter: ParameterKind): string[] {
+  private valuesOf(operation: BenchOperation | null): string[] {
+    if (operation?.sample) return this.parameters[operation.sample];
+    const parameter = operation?.parameter ?? null;
     if (parameter === 'name') return this.parameters.names;
     if (parameter === 'domain') return this.parameters.domains;
     if (parameter === 'q') return this.parameters.queries;
@@ -152,7 +148,7 @@ export class BenchTarget {
       label: operation?.label ?? 'floor',
       operation: operation?.contract ?? FLOOR_OPERATION,
       parameter: operation?.parameter ?? null,
-      values: this.valuesOf(operation?.parameter ?? null),
+      values: this.valuesOf(operation),
       accounts: mode === 'hot' ? this.hot : mode === 'capped' ? this.capped : this.spread,
       concurrency,
       warmupSeconds: this.warmup,

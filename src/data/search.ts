@@ -4,9 +4,10 @@ import type { Sql } from './client.ts';
 import { isStorable } from './lookups.ts';
 
 /**
- * The advertiser search and the "did you mean" suggestions (docs/product-rules.md §15), over the
- * indexes of migrations/00010_advertiser-search. Each branch of the search is one index walk that
- * stops after `limit + 1` names, so the work follows the answer, not the number of identifiers.
+ * The advertiser search and the "did you mean" suggestions (docs/product-rules.md §15): equal keys
+ * and prefixes over the index of migrations/00012_search-key-with-name, similar names and domains
+ * through the functions of migrations/00014_similar-names-and-domains. Each branch stops after
+ * `limit + 1` names, so the work follows the answer, not the number of identifiers.
  */
 
 type Schemas = components['schemas'];
@@ -19,12 +20,6 @@ export const SEARCH_CAP = maxItemsOf('AdvertiserSearch', 'advertisers');
 
 /** The most suggestions a data 404 carries. */
 export const SUGGESTIONS_CAP = 5;
-
-/**
- * How many identifier rows the similarity branch reads: it walks identifiers, not names, nearest
- * first, and a name held by several identifiers appears once per identifier.
- */
-const SIMILAR_ROWS_PER_NAME = 4;
 
 /** The largest code point: a key prefix `k` covers the keys from `k` to `k` followed by it. */
 const LAST_CODE_POINT = String.fromCodePoint(0x10ffff);
@@ -66,13 +61,12 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
       SELECT name, CASE WHEN k = advertiser_search_key(${folded}) THEN 1 ELSE 2 END, 1::real FROM prefixed
       UNION ALL
       -- Similar names rank after every prefix match: when those already fill the answer, the
-      -- trigram walk, the costly branch, is skipped (a one-time filter, evaluated first).
-      (SELECT name, 3, similarity(advertiser_search_key(name), advertiser_search_key(${folded}))
-         FROM identifiers
-        WHERE (SELECT count(*) FROM prefixed) <= ${limit}
-          AND advertiser_search_key(name) % advertiser_search_key(${folded})
-        ORDER BY advertiser_search_key(name) <-> advertiser_search_key(${folded}), name
-        LIMIT ${(limit + 1) * SIMILAR_ROWS_PER_NAME})
+      -- similarity search, the costly branch, is skipped (a one-time filter, evaluated first).
+      -- It asks for as many more names as the prefix branch found, which may be among them.
+      SELECT name, 3, score
+        FROM similar_advertiser_names(
+               advertiser_search_key(${folded}), ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
+       WHERE (SELECT count(*) FROM prefixed) <= ${limit}
     ),
     best AS (
       SELECT name, min(rank) AS rank, max(score) AS score FROM matches GROUP BY name
@@ -112,9 +106,6 @@ export async function similarNames(sql: Sql, name: string): Promise<string[]> {
 /** Root domains with ads that resemble `domain`, a normalized root domain without data; nearest first. */
 export async function similarDomains(sql: Sql, domain: string): Promise<string[]> {
   const rows = await sql<{ domain: string }[]>`
-    SELECT domain FROM landing_domain_stats
-     WHERE advertiser_search_key(domain) % advertiser_search_key(${domain})
-     ORDER BY advertiser_search_key(domain) <-> advertiser_search_key(${domain}), domain
-     LIMIT ${SUGGESTIONS_CAP}`;
+    SELECT domain FROM similar_landing_domains(${domain}, ${SUGGESTIONS_CAP})`;
   return rows.map((row) => row.domain);
 }

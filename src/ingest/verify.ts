@@ -38,6 +38,18 @@ const CHECKS: Record<string, { stored: string; derived: string }> = {
     stored: 'SELECT domain, advertisers FROM landing_domain_stats',
     derived: `SELECT landing_domain, count(DISTINCT advertiser_id)::integer FROM observations GROUP BY landing_domain`,
   },
+  // Kept by triggers (migrations/00014_similar-names-and-domains): each name an identifier
+  // carries, and each first label of a landing domain, once.
+  advertiser_names: {
+    stored: 'SELECT name, search_key FROM advertiser_names',
+    derived: `SELECT DISTINCT advertiser_name, advertiser_search_key(advertiser_name)
+              FROM (SELECT DISTINCT ON (advertiser_id) advertiser_name
+                    FROM observations ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC) latest`,
+  },
+  landing_domain_stems: {
+    stored: 'SELECT stem FROM landing_domain_stems',
+    derived: `SELECT DISTINCT split_part(landing_domain, '.', 1) FROM observations`,
+  },
 };
 
 /**

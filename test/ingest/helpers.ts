@@ -8,6 +8,8 @@ export const DATA_TABLES = [
   'identifier_months',
   'identifier_month_domains',
   'landing_domain_stats',
+  'advertiser_names',
+  'landing_domain_stems',
   'crawls',
   'labels',
 ] as const;

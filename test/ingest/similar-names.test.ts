@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { similarDomains, similarNames } from '../../src/data/search.ts';
+import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { observation, resetData, TODAY } from './helpers.ts';
+
+/**
+ * The names and domain stems the "did you mean" and the search's similar branch read
+ * (docs/product-rules.md §15) are kept by ingest's own writes, whatever the batches.
+ */
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+const names = async () =>
+  (await db.sql<{ name: string }[]>`SELECT name FROM advertiser_names ORDER BY name`).map((row) => row.name);
+
+describe('the names and domain stems similar matches are found in', () => {
+  it('follow renames: a name no identifier carries any more is no longer suggested', async () => {
+    await resetData(db.sql);
+    const load = (records: Record<string, unknown>[]) => ingestObservations(db.sql, records, { today: TODAY });
+    await load([
+      observation({ creative_id: 'C1', advertiser_id: 'AR1', advertiser_name: 'Harbor Outdoor' }),
+      observation({ creative_id: 'C2', advertiser_id: 'AR2', advertiser_name: 'Harbor Outdoor' }),
+      observation({ creative_id: 'C3', advertiser_id: 'AR3', advertiser_name: 'Redwood Tea' }),
+    ]);
+    expect(await names()).toEqual(['Harbor Outdoor', 'Redwood Tea']);
+    expect(await similarNames(db.sql, 'Redwod Tea')).toEqual(['Redwood Tea']);
+
+    // A later observation renames AR3, and AR1 but not AR2: one name goes, one stays, one comes.
+    await load([
+      observation({
+        creative_id: 'C3',
+        advertiser_id: 'AR3',
+        advertiser_name: 'Redwood Tea Co',
+        seen_on: '2024-06-10',
+      }),
+      observation({
+        creative_id: 'C1',
+        advertiser_id: 'AR1',
+        advertiser_name: 'Harbour Outdoor',
+        seen_on: '2024-06-10',
+      }),
+    ]);
+    expect(await names()).toEqual(['Harbor Outdoor', 'Harbour Outdoor', 'Redwood Tea Co']);
+    expect(await similarNames(db.sql, 'Redwod Tea')).toEqual(['Redwood Tea Co']);
+    expect(await checkAggregates(db.sql)).toEqual([]);
+  });
+
+  it("keep each landing domain's first label once, and suggest its domains nearest first", async () => {
+    await resetData(db.sql);
+    await ingestObservations(
+      db.sql,
+      ['acme-outdoor.com', 'acme-outdoor.de', 'acme-outdoor.co.uk', 'globex.com'].map((domain, i) =>
+        observation({ creative_id: `C${i}`, landing_url: `https://${domain}/` }),
+      ),
+      { today: TODAY },
+    );
+    const stems = await db.sql<{ stem: string }[]>`SELECT stem FROM landing_domain_stems ORDER BY stem`;
+    expect(stems.map((row) => row.stem)).toEqual(['acme-outdoor', 'globex']);
+    expect(await similarDomains(db.sql, 'acme-outdor.de')).toEqual([
+      'acme-outdoor.de',
+      'acme-outdoor.com',
+      'acme-outdoor.co.uk',
+    ]);
+    expect(await checkAggregates(db.sql)).toEqual([]);
+  });
+
+  it('checkAggregates reports a name or a stem the triggers would not have kept', async () => {
+    await db.sql`INSERT INTO advertiser_names (name, search_key) VALUES ('Nobody', 'nobody')`;
+    await db.sql`DELETE FROM landing_domain_stems WHERE stem = 'globex'`;
+    expect(await checkAggregates(db.sql)).toEqual([
+      'advertiser_names: 0 row(s) missing or wrong, 1 row(s) extra or wrong',
+      'landing_domain_stems: 1 row(s) missing or wrong, 0 row(s) extra or wrong',
+    ]);
+  });
+});
