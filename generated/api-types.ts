@@ -265,6 +265,11 @@ export type paths = {
          *     ships. Otherwise it answers `503 unavailable` with `Retry-After`, within that timeout, so a
          *     load balancer sends calls only to an instance that can serve them. Free, without a key or
          *     credit headers.
+         *
+         *     With read replicas (`DATABASE_READ_URL`), the answer also lists each database, the primary
+         *     first, with its state and how far it is behind the primary. Only the primary decides
+         *     readiness: a replica that is down or lagging is skipped by the lookups, which the primary
+         *     then answers, and never makes the instance unready.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -286,7 +291,8 @@ export type paths = {
          * Metrics
          * @description The service's metrics in the Prometheus text exposition format: requests by operation and
          *     status, request duration by operation, credits charged and refunded by operation, the
-         *     database pool's size, open connections and queries in flight, and the process's own
+         *     database pool's size, open connections and queries in flight, with read replicas each
+         *     replica's state and lag and the lookups run on each database, and the process's own
          *     metrics (CPU, memory, event loop, garbage collection). Labels name operations by their
          *     `operationId`, never by URL, so no key or query can appear in them. Free, without a key
          *     or credit headers; a deployment should expose it to its monitoring network only.
@@ -311,12 +317,33 @@ export type components = {
              */
             status: "ok";
         };
+        DatabaseState: {
+            /**
+             * @description The database as `host:port/dbname`, never with its credentials.
+             * @example db-replica-1.internal:5432/alk
+             */
+            database: string;
+            /**
+             * @description `primary`: debits, refunds and every write go here; `replica`: a streaming replica the lookups read from.
+             * @enum {string}
+             */
+            role: "primary" | "replica";
+            /**
+             * @description `up`: serves (the primary always, since the instance is ready); `lagging`: a replica further behind the primary than `READ_MAX_LAG_MS` (1 second by default), skipped until it catches up; `down`: a replica that did not answer its last check (every 250 ms), skipped.
+             * @enum {string}
+             */
+            state: "up" | "lagging" | "down";
+            /** @description How far the replica's replay is behind the primary, in milliseconds, measured every 250 ms; `0` for the primary; `null` for a replica that is down. */
+            lag_ms: number | null;
+        };
         Readiness: {
             /**
              * @description Always `ready`; an instance that is not ready answers `503`.
              * @constant
              */
             status: "ready";
+            /** @description Only with read replicas (`DATABASE_READ_URL`, at most 16); the primary, then each replica in the order configured. */
+            databases?: components["schemas"]["DatabaseState"][];
         };
         /**
          * @description An advertiser name, byte for byte as observed; at most 512 code points and never only white space.

@@ -10,11 +10,55 @@ const HealthSchema = z
   .openapi({ required: ['status'] })
   .openapi('Health')
 
+const DatabaseStateSchema = z
+  .strictObject({
+    database: z
+      .string()
+      .regex(/^[^@\s]+$/)
+      .max(1024)
+      .openapi({
+        description: 'The database as `host:port/dbname`, never with its credentials.',
+        example: 'db-replica-1.internal:5432/alk',
+      }),
+    role: z
+      .enum(['primary', 'replica'])
+      .openapi({
+        description:
+          '`primary`: debits, refunds and every write go here; `replica`: a streaming replica the lookups read from.',
+      }),
+    state: z
+      .enum(['up', 'lagging', 'down'])
+      .openapi({
+        description:
+          '`up`: serves (the primary always, since the instance is ready); `lagging`: a replica further behind the primary than `READ_MAX_LAG_MS` (1 second by default), skipped until it catches up; `down`: a replica that did not answer its last check (every 250 ms), skipped.',
+      }),
+    lag_ms: z
+      .int()
+      .min(0)
+      .max(9007199254740991)
+      .nullable()
+      .openapi({
+        description:
+          "How far the replica's replay is behind the primary, in milliseconds, measured every 250 ms; `0` for the primary; `null` for a replica that is down.",
+      }),
+  })
+  .openapi({ required: ['database', 'role', 'state', 'lag_ms'] })
+  .openapi('DatabaseState')
+
 const ReadinessSchema = z
   .strictObject({
     status: z
       .literal('ready')
       .openapi({ description: 'Always `ready`; an instance that is not ready answers `503`.' }),
+    databases: z
+      .array(DatabaseStateSchema)
+      .min(2)
+      .max(17)
+      .exactOptional()
+      .openapi({
+        description:
+          'Only with read replicas (`DATABASE_READ_URL`, at most 16); the primary, then each replica in the order configured.',
+      }),
   })
   .openapi({ required: ['status'] })
   .openapi('Readiness')
@@ -2629,7 +2673,7 @@ export const getReadyzRoute = createRoute({
   tags: ['Operations'],
   summary: 'Readiness',
   description:
-    'Answers `200` when the database answers within a short timeout (2 seconds unless\n`READYZ_TIMEOUT_MS` says otherwise) and has every migration this version of the service\nships. Otherwise it answers `503 unavailable` with `Retry-After`, within that timeout, so a\nload balancer sends calls only to an instance that can serve them. Free, without a key or\ncredit headers.\n',
+    'Answers `200` when the database answers within a short timeout (2 seconds unless\n`READYZ_TIMEOUT_MS` says otherwise) and has every migration this version of the service\nships. Otherwise it answers `503 unavailable` with `Retry-After`, within that timeout, so a\nload balancer sends calls only to an instance that can serve them. Free, without a key or\ncredit headers.\n\nWith read replicas (`DATABASE_READ_URL`), the answer also lists each database, the primary\nfirst, with its state and how far it is behind the primary. Only the primary decides\nreadiness: a replica that is down or lagging is skipped by the lookups, which the primary\nthen answers, and never makes the instance unready.\n',
   operationId: 'getReadiness',
   responses: {
     200: {
@@ -2642,7 +2686,35 @@ export const getReadyzRoute = createRoute({
       content: {
         'application/json': {
           schema: ReadinessSchema,
-          examples: { ready: { value: { status: 'ready' } } },
+          examples: {
+            ready: { value: { status: 'ready' } },
+            withReplicas: {
+              summary: 'With read replicas, one of them down',
+              value: {
+                status: 'ready',
+                databases: [
+                  {
+                    database: 'db-primary.internal:5432/alk',
+                    role: 'primary',
+                    state: 'up',
+                    lag_ms: 0,
+                  },
+                  {
+                    database: 'db-replica-1.internal:5432/alk',
+                    role: 'replica',
+                    state: 'up',
+                    lag_ms: 12,
+                  },
+                  {
+                    database: 'db-replica-2.internal:5432/alk',
+                    role: 'replica',
+                    state: 'down',
+                    lag_ms: null,
+                  },
+                ],
+              },
+            },
+          },
         },
       },
     },
@@ -2660,7 +2732,7 @@ export const getMetricsRoute = createRoute({
   tags: ['Operations'],
   summary: 'Metrics',
   description:
-    "The service's metrics in the Prometheus text exposition format: requests by operation and\nstatus, request duration by operation, credits charged and refunded by operation, the\ndatabase pool's size, open connections and queries in flight, and the process's own\nmetrics (CPU, memory, event loop, garbage collection). Labels name operations by their\n`operationId`, never by URL, so no key or query can appear in them. Free, without a key\nor credit headers; a deployment should expose it to its monitoring network only.\n",
+    "The service's metrics in the Prometheus text exposition format: requests by operation and\nstatus, request duration by operation, credits charged and refunded by operation, the\ndatabase pool's size, open connections and queries in flight, with read replicas each\nreplica's state and lag and the lookups run on each database, and the process's own\nmetrics (CPU, memory, event loop, garbage collection). Labels name operations by their\n`operationId`, never by URL, so no key or query can appear in them. Free, without a key\nor credit headers; a deployment should expose it to its monitoring network only.\n",
   operationId: 'getMetrics',
   responses: {
     200: {

@@ -11,6 +11,7 @@ import {
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
 import { poolUse } from './data/pool-use.ts';
+import { ReadReplicas } from './data/read-replicas.ts';
 import type { App, AppEnv } from './http/app-env.ts';
 import { authentication } from './http/authentication.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
@@ -51,6 +52,8 @@ export type { App } from './http/app-env.ts';
 
 export interface AppDependencies {
   sql: Sql;
+  /** Where lookups read (the service's read replicas); the primary, `sql`, by default. */
+  reads?: ReadReplicas;
   /** The service's clock; the history window and Idempotency-Key lifetimes follow it. */
   now?: () => Date;
   /** The per-key rate limit; a quota of 0 requests turns it off. Default: the generous limit of the config. */
@@ -95,7 +98,8 @@ export function createApp({
   sql,
   now = () => new Date(),
   logger = silentLogger,
-  metrics = new Metrics(poolUse(sql)),
+  reads = new ReadReplicas(sql),
+  metrics = new Metrics(poolUse(sql), reads),
   readinessTimeoutMs = 2_000,
   rateLimit = DEFAULT_RATE_LIMIT,
   limits = DEFAULT_HTTP_LIMITS,
@@ -113,14 +117,14 @@ export function createApp({
   app.use('*', observeRequests({ logger, metrics }));
   app.use('*', securityHeaders);
   app.use('*', requestLimits(limits));
-  const keyRateLimit = rateLimit.requests > 0 ? new KeyRateLimit(rateLimit) : null;
+  const keyRateLimit = rateLimit.requests > 0 ? new KeyRateLimit(rateLimit, sql) : null;
   app.use(
     '/api/*',
     steadyRefusals(unauthorizedFloorMs),
     routing,
     authentication,
     creditHeaders(keyRateLimit),
-    keyBeforeParameters(service),
+    keyBeforeParameters(service, keyRateLimit),
     billing(sql, service, { now, rateLimit: keyRateLimit }),
     negotiatedMediaType,
     validParameters,
@@ -130,17 +134,17 @@ export function createApp({
   app.onError(onError);
   app.notFound(onNotFound);
 
-  registerGetAdvertiserSummary(app, { sql });
-  registerGetDomainSummary(app, { sql });
-  registerGetAdvertiserHistory(app, { sql, now });
-  registerGetAdvertiserLandingDomains(app, { sql });
-  registerGetBrandBidReport(app, { sql });
-  registerSearchAdvertisers(app, { sql });
+  registerGetAdvertiserSummary(app, { reads });
+  registerGetDomainSummary(app, { reads });
+  registerGetAdvertiserHistory(app, { reads, now });
+  registerGetAdvertiserLandingDomains(app, { reads });
+  registerGetBrandBidReport(app, { reads });
+  registerSearchAdvertisers(app, { reads });
   registerGetAccount(app);
   registerGetAccountUsage(app, { sql, now });
   registerGetAccountLedger(app, { sql });
   registerGetHealth(app);
-  registerGetReadiness(app, { sql, readinessTimeoutMs });
+  registerGetReadiness(app, { sql, reads, readinessTimeoutMs });
   registerGetMetrics(app, { metrics });
   registerContractDocuments(app);
   app.route('/account', createAccountPages({ sql, now, payments, ...web }));

@@ -9,6 +9,10 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export interface Config {
   /** External PostgreSQL; when absent the embedded server is started. */
   databaseUrl: string | undefined;
+  /** Streaming replicas of the primary that lookups read from (none: everything reads the primary). */
+  readUrls: string[];
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  readMaxLagMs: number;
   /** Data folder of the embedded server (git-ignored). */
   embeddedDataDir: string;
   embeddedPort: number;
@@ -51,6 +55,9 @@ export interface StripeConfig {
   /** A stand-in for Stripe's API (tests); absent: Stripe itself. */
   apiUrl: string | undefined;
 }
+
+/** Bounds the list /readyz shows (openapi.yaml's Readiness); far more than one service needs. */
+export const MAX_READ_REPLICAS = 16;
 
 /** Generous: ten calls a second, sustained, for every key; a client within it never sees 429. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -107,6 +114,23 @@ const folder = (...inProject: string[]) => z.string().default(path.join(projectR
  */
 export const envSchema = z.object({
   DATABASE_URL: z.string().optional().describe('Use this PostgreSQL server; nothing embedded is started.'),
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()))
+    .pipe(
+      z
+        .array(z.url({ protocol: /^postgres(ql)?$/, error: 'must be postgres:// URLs separated by commas' }))
+        .max(MAX_READ_REPLICAS, { error: `must name at most ${MAX_READ_REPLICAS} replicas` }),
+    )
+    .optional()
+    .describe(
+      'Streaming replicas of the primary, comma-separated: the lookups read from them, in turn; debits, ' +
+        'refunds and every write stay on the primary. A replica down or further behind than ' +
+        '`READ_MAX_LAG_MS` is skipped and the primary answers; `/readyz` and `/metrics` show each one.',
+    ),
+  READ_MAX_LAG_MS: integer(1, 1_000).describe(
+    'How far behind the primary a replica may be (measured every 250 ms) and still serve lookups.',
+  ),
   EMBEDDED_PG_DIR: folder('.data', 'postgres').describe(
     'Data folder of the embedded PostgreSQL. Started as root, the server runs as the user ' +
       '`postgres`; when that user cannot enter the folder holding it (a clone in `/root`), the ' +
@@ -233,6 +257,8 @@ const configSchema = envSchema
   .transform(
     (env): Config => ({
       databaseUrl: env.DATABASE_URL,
+      readUrls: env.DATABASE_READ_URL ?? [],
+      readMaxLagMs: env.READ_MAX_LAG_MS,
       embeddedDataDir: env.EMBEDDED_PG_DIR,
       embeddedPort: env.EMBEDDED_PG_PORT,
       port: env.PORT,
@@ -292,11 +318,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : '';
     return got ? `${name} ${issue.message}, ${got}` : `${name} ${issue.message}`;
   });
-  throw new ConfigError(problems.join('; '));
+  // Two bad entries of one list would say the same twice.
+  throw new ConfigError([...new Set(problems)].join('; '));
 }
 
-/** A URL's password never goes into a message (SMTP_URL, DATABASE_URL may carry one). */
+/** A URL's password never goes into a message (SMTP_URL, DATABASE_READ_URL may carry one, or a list of them). */
 function withoutPassword(value: string): string {
+  return value.split(',').map(oneWithoutPassword).join(',');
+}
+
+function oneWithoutPassword(value: string): string {
   try {
     const url = new URL(value);
     if (url.password === '') return value;

@@ -6,10 +6,11 @@ import { Billing } from './billing/billing.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from './billing/idempotency.ts';
 import { PendingRefunds } from './billing/pending-refunds.ts';
 import type { Config } from './config.ts';
-import { connect, type Sql } from './data/client.ts';
+import { type ConnectOptions, connect, type Sql } from './data/client.ts';
 import { type EmbeddedServer, startEmbeddedPostgres } from './data/embedded.ts';
 import { migrate } from './data/migrate.ts';
 import { poolUse } from './data/pool-use.ts';
+import { ReadReplicas } from './data/read-replicas.ts';
 import type { App } from './http/app-env.ts';
 import { createHttpServer } from './http/server.ts';
 import { logMailer } from './mail/mailer.ts';
@@ -58,13 +59,27 @@ export async function startService(
     embedded = await startEmbeddedPostgres(config.embeddedDataDir, config.embeddedPort);
     databaseUrl = embedded.url;
   }
-  const sql = connect(databaseUrl, config.poolSize, {
+  const requestPool: ConnectOptions = {
     connectTimeoutMs: config.connectTimeoutMs,
     statementTimeoutMs: config.statementTimeoutMs,
     fetchArrayTypes: false,
-  });
+  };
+  const sql = connect(databaseUrl, config.poolSize, requestPool);
+  const reads = new ReadReplicas(
+    sql,
+    config.readUrls.length === 0
+      ? undefined
+      : {
+          primaryUrl: databaseUrl,
+          urls: config.readUrls,
+          maxLagMs: config.readMaxLagMs,
+          poolSize: config.poolSize,
+          connectOptions: requestPool,
+          log,
+        },
+  );
   const refunds = new PendingRefunds(sql, { directory: config.pendingRefundsDir, databaseUrl, log });
-  const metrics = new Metrics(poolUse(sql));
+  const metrics = new Metrics(poolUse(sql), reads);
   const billing = new Billing(sql, {
     now: () => new Date(),
     metrics,
@@ -87,6 +102,7 @@ export async function startService(
     await refunds.stop();
     await alerts?.stop();
     mailer?.close();
+    await reads.close();
     await sql.end({ timeout: 5 });
     await embedded?.stop();
   };
@@ -106,6 +122,8 @@ export async function startService(
         await setup.end({ timeout: 5 });
       }
     }
+    // Before the port opens, so the first lookups already read from the replicas that are up.
+    await reads.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
     alerts = new AlertSender({
       sql,
@@ -126,6 +144,7 @@ export async function startService(
       : null;
     const app = compose({
       sql,
+      reads,
       logger,
       readinessTimeoutMs: config.readinessTimeoutMs,
       rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 },

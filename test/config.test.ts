@@ -81,6 +81,8 @@ describe('the configuration schema (config)', () => {
   it('parses the environment it is given into the Config the service uses, every default filled in', () => {
     expect(loadConfig({})).toEqual({
       databaseUrl: undefined,
+      readUrls: [],
+      readMaxLagMs: 1_000,
       embeddedDataDir: path.join(projectRoot, '.data', 'postgres'),
       embeddedPort: 54329,
       port: 3000,
@@ -104,6 +106,8 @@ describe('the configuration schema (config)', () => {
     });
     const config = loadConfig({
       DATABASE_URL: 'postgres://db.example:5432/alk',
+      DATABASE_READ_URL: 'postgres://reader:pw@replica-1.example:5432/alk, postgresql://replica-2.example/alk',
+      READ_MAX_LAG_MS: '250',
       EMBEDDED_PG_DIR: '/srv/pg',
       PORT: '0',
       HOST: '0.0.0.0',
@@ -127,6 +131,8 @@ describe('the configuration schema (config)', () => {
       smtpUrl: 'smtp://mailer:secret@smtp.example.com:587',
       mailFrom: 'Lookup <no-reply@example.com>',
       databaseUrl: 'postgres://db.example:5432/alk',
+      readUrls: ['postgres://reader:pw@replica-1.example:5432/alk', 'postgresql://replica-2.example/alk'],
+      readMaxLagMs: 250,
       embeddedDataDir: '/srv/pg',
       port: 0,
       host: '0.0.0.0',
@@ -180,6 +186,13 @@ describe('the configuration schema (config)', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mailer:hunter22@smtp.example.com' })).toThrow(
       'SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:password@host:587, ' +
         'got "http://mailer:***@smtp.example.com/"',
+    );
+    // Nor any of a list's, and two bad entries are told once.
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r:hunter22@replica/alk,mysql://r:pw@x/y,x' })).toThrow(
+      new ConfigError(
+        'DATABASE_READ_URL must be postgres:// URLs separated by commas, ' +
+          'got "postgres://r:***@replica/alk,mysql://r:***@x/y,x"',
+      ),
     );
   });
 

@@ -43,7 +43,7 @@ export function tokenHash(token: string): Buffer {
  * answer, and an unknown address is checked against a password hash all the same.
  */
 export class AccountHolders {
-  readonly #limits = new AttemptLimits();
+  readonly #limits: AttemptLimits;
 
   constructor(
     private readonly deps: {
@@ -52,7 +52,9 @@ export class AccountHolders {
       publicUrl: () => URL;
       log: (line: string) => void;
     },
-  ) {}
+  ) {
+    this.#limits = new AttemptLimits(deps.sql);
+  }
 
   /** Null when the sign-up went ahead (or the address was taken: its holder is told by email). */
   async signUp(email: string, password: string): Promise<FieldProblem | null> {

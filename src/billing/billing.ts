@@ -1,4 +1,4 @@
-import { type Caller, type DebitRequest, type DebitResult, findCaller, type Refund, refund } from '../data/billing.ts';
+import { type DebitRequest, type DebitResult, findCaller, type Refund, refund } from '../data/billing.ts';
 import type { Sql } from '../data/client.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { CoalescedDebits } from './coalesced-debits.ts';
@@ -99,7 +99,7 @@ export class Billing {
   }
 
   /** The caller and balance behind a key, or null when the key is not valid. */
-  findCaller(keyHash: Buffer): Promise<(Caller & { balance: number }) | null> {
+  findCaller(keyHash: Buffer): ReturnType<typeof findCaller> {
     return findCaller(this.sql, keyHash);
   }
 

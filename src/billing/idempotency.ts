@@ -65,7 +65,8 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
 
   /**
    * The checks of docs/product-rules.md §5 that follow the parameters (steps 7, 10, 11), for a call with an
-   * Idempotency-Key: key (401) → reuse (422) → rate limit (429), then the claim. Returns the claim
+   * Idempotency-Key: key (401) → reuse (422) → rate limit (429, here for a call that runs no debit),
+   * then the claim. Returns the claim
    * this request holds, or throws the answer: an error, or the stored response to replay.
    */
   async function admit(c: Context<AppEnv>, request: IdempotentRequest & { callId: string }): Promise<Admitted> {
@@ -87,12 +88,16 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
       });
       if (admission.outcome === 'unauthorized') throw unauthorized();
       c.set('credits', { credits_charged: 0, credits_remaining: admission.balance });
+      if (rateLimit && !counted) c.set('quota', rateLimit.standingIn(admission.window));
       if (admission.outcome === 'reused') throw idempotencyKeyReused();
       const claim = { accountId: admission.caller.accountId, key: request.key, callId: request.callId };
-      if (!counted && rateLimit) {
-        // Counted once, however long the request waits for the first one with its key.
+      // A call that runs its debit is counted by the debit statement; one answered without it (a
+      // replay, a takeover of a paid call) is counted here, once, however long it waited.
+      const debitless =
+        admission.outcome === 'completed' || (admission.outcome === 'claimed' && admission.chargeId !== null);
+      if (!counted && rateLimit && debitless) {
         counted = true;
-        const quota = await rateLimit.take(c.get('apiKeyHash'));
+        const quota = await rateLimit.take(admission.caller.keyId);
         c.set('quota', quota);
         if (quota.limited) {
           if (admission.outcome === 'claimed') await releaseClaim(sql, claim);

@@ -75,16 +75,6 @@ export const billing = (sql: Sql, service: Billing, { now, rateLimit }: BillingM
           c.set('accountId', admitted.caller.accountId);
           return credits;
         }
-      } else if (rateLimit) {
-        const quota = await rateLimit.take(c.get('apiKeyHash'));
-        c.set('quota', quota);
-        if (quota.limited) {
-          // Key before rate limit: a limited request still proves its key, and 429 reports the balance.
-          const caller = await service.findCaller(c.get('apiKeyHash'));
-          if (caller === null) throw unauthorized();
-          c.set('credits', { credits_charged: 0, credits_remaining: caller.balance });
-          throw rateLimited(rateLimit.policy.requests, rateLimit.policy.windowSeconds);
-        }
       }
       let result: Awaited<ReturnType<Billing['debit']>>;
       try {
@@ -96,16 +86,20 @@ export const billing = (sql: Sql, service: Billing, { now, rateLimit }: BillingM
           callId: call.callId,
           ...(call.claim !== null && { idempotencyKey: call.claim.key }),
           ...(c.get('sandbox') && { sandbox: true }),
+          // Counted by the debit statement itself, after the key and before the cap and the balance.
+          ...(rateLimit && { rateLimit: rateLimit.debitLimit }),
         });
       } catch (error) {
         // The caller is told nothing was charged; if the debit did commit, its refund makes that true.
         if (creditCost > 0 && isOutcomeUnknown(error)) await service.oweUncertain(call.callId, c.get('requestId'));
         throw error;
       }
-      if (result.outcome === 'unauthorized') {
-        if (rateLimit) await rateLimit.giveBack(c.get('apiKeyHash'));
-        c.set('quota', undefined);
-        throw unauthorized();
+      if (result.outcome === 'unauthorized') throw unauthorized();
+      if (rateLimit && result.window) c.set('quota', rateLimit.quota(result.window));
+      if (result.outcome === 'limited') {
+        // Key before rate limit: a limited request still proves its key, and 429 reports the balance.
+        c.set('credits', { credits_charged: 0, credits_remaining: result.balance });
+        throw rateLimited(rateLimit!.policy.requests, rateLimit!.policy.windowSeconds);
       }
       if (result.outcome === 'capped') {
         c.set('credits', { credits_charged: 0, credits_remaining: result.balance });

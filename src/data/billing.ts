@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 import { isUniqueViolation } from './errors.ts';
+import type { RateWindow } from './rate-limit.ts';
 
 /** The caller behind a valid key: an active key of an enabled account. */
 export interface Caller {
@@ -9,13 +10,23 @@ export interface Caller {
   keyPrefix: string;
 }
 
+/** `window`: the call's place in its key's rate-limit window, when it was counted. */
 export type DebitResult =
   | { outcome: 'unauthorized' }
-  | { outcome: 'insufficient'; caller: Caller; balance: number }
+  /** Over the key's rate limit: refused before the daily cap and the balance, nothing charged. */
+  | { outcome: 'limited'; caller: Caller; balance: number; window: RateWindow }
+  | { outcome: 'insufficient'; caller: Caller; balance: number; window?: RateWindow }
   /** The key's daily cap refused the call before the balance was looked at: nothing charged. */
-  | { outcome: 'capped'; caller: Caller; balance: number; dailyCap: number; spentToday: number }
+  | { outcome: 'capped'; caller: Caller; balance: number; dailyCap: number; spentToday: number; window?: RateWindow }
   /** `sandbox`: a test key's call, free (docs/product-rules.md §17): no charge, the balance untouched. */
-  | { outcome: 'debited'; caller: Caller; chargeId: number | null; balance: number; sandbox: boolean };
+  | {
+      outcome: 'debited';
+      caller: Caller;
+      chargeId: number | null;
+      balance: number;
+      sandbox: boolean;
+      window?: RateWindow;
+    };
 
 export interface DebitRequest {
   keyHash: Buffer;
@@ -31,6 +42,8 @@ export interface DebitRequest {
   idempotencyKey?: string;
   /** The call's key is a test key (`alk_test_…`): the statement requires the key row to say so too. */
   sandbox?: boolean;
+  /** Count the call in its key's rate-limit window, refusing it over `quota` (00015_shared-limits). */
+  rateLimit?: { quota: number; windowSeconds: number };
 }
 
 /**
@@ -55,26 +68,41 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
       daily_cap: number | null;
       spent_today: number | null;
       sandbox: boolean;
+      rate_limited: boolean;
+      rate_used: number | null;
+      rate_reset_ms: number | null;
     }[]
   >`
-    SELECT nth, key_id, account_id, key_prefix, charge_id, balance, capped, daily_cap, spent_today, sandbox
+    SELECT nth, key_id, account_id, key_prefix, charge_id, balance, capped, daily_cap, spent_today, sandbox,
+           rate_limited, rate_used, rate_reset_ms
     FROM debit_credits(${sql.json(calls.map(debitCall))})
   `;
   const results: DebitResult[] = calls.map(() => ({ outcome: 'unauthorized' }));
   for (const row of rows) {
     const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
     const index = row.nth - 1;
-    results[index] = row.capped
-      ? { outcome: 'capped', caller, balance: row.balance, dailyCap: row.daily_cap!, spentToday: row.spent_today! }
-      : row.charge_id !== null || calls[index].price === 0 || row.sandbox
-        ? { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance, sandbox: row.sandbox }
-        : { outcome: 'insufficient', caller, balance: row.balance };
+    const window = row.rate_used === null ? undefined : { used: row.rate_used, resetMs: row.rate_reset_ms! };
+    results[index] = row.rate_limited
+      ? { outcome: 'limited', caller, balance: row.balance, window: window! }
+      : row.capped
+        ? {
+            outcome: 'capped',
+            caller,
+            balance: row.balance,
+            dailyCap: row.daily_cap!,
+            spentToday: row.spent_today!,
+            window,
+          }
+        : row.charge_id !== null || calls[index].price === 0 || row.sandbox
+          ? { outcome: 'debited', caller, chargeId: row.charge_id, balance: row.balance, sandbox: row.sandbox, window }
+          : { outcome: 'insufficient', caller, balance: row.balance, window };
   }
   return results;
 }
 
-/** A call as `debit_credits` (migrations/00003_debit-credits, 00006_charge-once, 00011_sandbox) takes it. */
-function debitCall({ keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox }: DebitRequest) {
+/** A call as `debit_credits` (migrations/00003_debit-credits … 00015_shared-limits) takes it. */
+function debitCall(call: DebitRequest) {
+  const { keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox, rateLimit } = call;
   return {
     key_hash: keyHash.toString('hex'),
     price,
@@ -84,30 +112,57 @@ function debitCall({ keyHash, price, endpoint, requestId, callId, runId, idempot
     run_id: runId,
     ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
     ...(sandbox === true && { sandbox: true }),
+    ...(rateLimit !== undefined && { rate_limit: { quota: rateLimit.quota, window_seconds: rateLimit.windowSeconds } }),
   };
 }
 
 /**
- * The caller behind a key (key_id, account_id, key_prefix, balance): a row only for an active key of an enabled
- * account.
+ * The caller behind a key (key_id, account_id, key_prefix, balance, and its rate-limit window as
+ * rate_used and rate_reset_ms, null when it has none): a row only for an active key of an enabled account.
  */
 export function callerOf(sql: Sql, keyHash: Buffer): postgres.PendingQuery<postgres.Row[]> {
   return sql`
-    SELECT k.id AS key_id, k.account_id, k.display_prefix AS key_prefix, a.balance
+    SELECT k.id AS key_id, k.account_id, k.display_prefix AS key_prefix, a.balance,
+           w.used AS rate_used, w.reset_ms AS rate_reset_ms
     FROM api_keys k
     JOIN accounts a ON a.id = k.account_id
+    LEFT JOIN LATERAL rate_limit_standing(k.key_hash) w ON true
     WHERE k.key_hash = ${keyHash}
       AND k.revoked_at IS NULL
       AND a.disabled_at IS NULL
   `;
 }
 
-/** The caller and balance behind a key, or null when the key is unknown, revoked or its account disabled. */
-export async function findCaller(sql: Sql, keyHash: Buffer): Promise<(Caller & { balance: number }) | null> {
+/** A caller's rate-limit window as `callerOf` reads it. */
+export const windowOf = (row: { rate_used: number | null; rate_reset_ms: number | null }): RateWindow | null =>
+  row.rate_used === null ? null : { used: row.rate_used, resetMs: row.rate_reset_ms! };
+
+/**
+ * The caller, balance and rate-limit window behind a key, or null when the key is unknown, revoked
+ * or its account disabled.
+ */
+export async function findCaller(
+  sql: Sql,
+  keyHash: Buffer,
+): Promise<(Caller & { balance: number; window: RateWindow | null }) | null> {
   const [row] = await sql<
-    { key_id: number; account_id: number; key_prefix: string; balance: number }[]
+    {
+      key_id: number;
+      account_id: number;
+      key_prefix: string;
+      balance: number;
+      rate_used: number | null;
+      rate_reset_ms: number | null;
+    }[]
   >`${callerOf(sql, keyHash)}`;
-  return row ? { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix, balance: row.balance } : null;
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    accountId: row.account_id,
+    keyPrefix: row.key_prefix,
+    balance: row.balance,
+    window: windowOf(row),
+  };
 }
 
 /** A refund made: the credits given back, the balance after it, and the operation that was charged. */

@@ -93,6 +93,15 @@ export function isOutcomeUnknown(error: unknown): boolean {
   return OUTCOME_UNKNOWN_CODES.has(code);
 }
 
+/**
+ * A hot standby cancelled the statement because it conflicts with the WAL it replays (40001, or
+ * 57P04 when the database was dropped there): the replica cannot answer it now, the primary can.
+ */
+export function isRecoveryConflict(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === '40001' || code === '57P04';
+}
+
 /** 23505 unique_violation: another transaction wrote the same key first (a race lost, not a fault). */
 export function isUniqueViolation(error: unknown): boolean {
   return errorCode(error) === '23505';

@@ -1,5 +1,6 @@
-import { type Caller, callerOf } from './billing.ts';
+import { type Caller, callerOf, windowOf } from './billing.ts';
 import type { Sql } from './client.ts';
+import type { RateWindow } from './rate-limit.ts';
 
 /** What a retry must repeat exactly for its Idempotency-Key to replay: the operation and the query. */
 export interface IdempotentRequest {
@@ -17,19 +18,27 @@ export interface StoredResponse {
   body: Buffer;
 }
 
+/** `window`: the key's rate-limit window as the claim found it, before this call is counted. */
 export type Admission =
   | { outcome: 'unauthorized' }
   /**
    * This request holds the key and runs the call; `chargeId` is set when it takes over an abandoned claim that had
    * paid.
    */
-  | { outcome: 'claimed'; caller: Caller; balance: number; chargeId: number | null }
+  | { outcome: 'claimed'; caller: Caller; balance: number; window: RateWindow | null; chargeId: number | null }
   /** The key stands for another operation or query. */
-  | { outcome: 'reused'; caller: Caller; balance: number }
+  | { outcome: 'reused'; caller: Caller; balance: number; window: RateWindow | null }
   /** Another request with the key is still running. */
-  | { outcome: 'running'; caller: Caller; balance: number }
+  | { outcome: 'running'; caller: Caller; balance: number; window: RateWindow | null }
   /** The call ran and was charged (`chargeId`; null for a test key's free call): its response is replayed. */
-  | { outcome: 'completed'; caller: Caller; balance: number; response: StoredResponse; chargeId: number | null };
+  | {
+      outcome: 'completed';
+      caller: Caller;
+      balance: number;
+      window: RateWindow | null;
+      response: StoredResponse;
+      chargeId: number | null;
+    };
 
 export interface ClaimRequest extends IdempotentRequest {
   keyHash: Buffer;
@@ -65,6 +74,8 @@ export async function claimIdempotencyKey(sql: Sql, request: ClaimRequest): Prom
       balance: number;
       claimed: boolean;
       charge_id: number | null;
+      rate_used: number | null;
+      rate_reset_ms: number | null;
     }[]
   >`
     WITH caller AS (${callerOf(sql, keyHash)}), claim AS (
@@ -96,14 +107,15 @@ export async function claimIdempotencyKey(sql: Sql, request: ClaimRequest): Prom
                   OR EXISTS (SELECT 1 FROM service_runs run WHERE run.id = held.run_id AND run.ended_at IS NOT NULL)))
       RETURNING held.charge_id
     )
-    SELECT caller.key_id, caller.account_id, caller.key_prefix, caller.balance,
+    SELECT caller.key_id, caller.account_id, caller.key_prefix, caller.balance, caller.rate_used, caller.rate_reset_ms,
            EXISTS (SELECT 1 FROM claim) AS claimed, claim.charge_id
     FROM caller
     LEFT JOIN claim ON true
   `;
   if (!row) return { outcome: 'unauthorized' };
   const caller: Caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
-  if (row.claimed) return { outcome: 'claimed', caller, balance: row.balance, chargeId: row.charge_id };
+  const window = windowOf(row);
+  if (row.claimed) return { outcome: 'claimed', caller, balance: row.balance, window, chargeId: row.charge_id };
 
   const [held] = await sql<
     {
@@ -124,13 +136,15 @@ export async function claimIdempotencyKey(sql: Sql, request: ClaimRequest): Prom
     WHERE held.account_id = ${caller.accountId} AND held.idempotency_key = ${key} AND held.created_at > ${expiredAt}
   `;
   // Released or expired between the two statements: the caller tries to claim it again.
-  if (!held) return { outcome: 'running', caller, balance: row.balance };
-  if (held.operation !== operation || held.query !== query) return { outcome: 'reused', caller, balance: held.balance };
-  if (held.state === 'running') return { outcome: 'running', caller, balance: held.balance };
+  if (!held) return { outcome: 'running', caller, balance: row.balance, window };
+  if (held.operation !== operation || held.query !== query)
+    return { outcome: 'reused', caller, balance: held.balance, window };
+  if (held.state === 'running') return { outcome: 'running', caller, balance: held.balance, window };
   return {
     outcome: 'completed',
     caller,
     balance: held.balance,
+    window,
     response: { status: held.status!, contentType: held.content_type, body: held.body! },
     chargeId: held.charge_id,
   };

@@ -3,6 +3,7 @@ import type { Billing } from '../billing/billing.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './error-response.ts';
+import type { KeyRateLimit } from './rate-limit.ts';
 
 /**
  * The key is checked before `Accept` and the parameters (docs/product-rules.md §5), but whether a well-formed
@@ -10,7 +11,7 @@ import { errorResponse } from './error-response.ts';
  * for its parameters learns afterwards whether its key is valid: if not, the 400 becomes the 401
  * it should have been; if so, the 400 (or 406) reports the balance like every answer to a valid key.
  */
-export const keyBeforeParameters = (billing: Billing) =>
+export const keyBeforeParameters = (billing: Billing, rateLimit: KeyRateLimit | null) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await next();
     if (c.get('credits') !== undefined || (c.res.status !== 400 && c.res.status !== 406)) return;
@@ -21,4 +22,6 @@ export const keyBeforeParameters = (billing: Billing) =>
       return;
     }
     c.set('credits', { credits_charged: 0, credits_remaining: caller.balance });
+    // Read with the key, so the RateLimit headers cost no statement of their own.
+    if (rateLimit) c.set('quota', rateLimit.standingIn(caller.window));
   });

@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Sql } from '../data/client.ts';
+import { type RateWindow, rateLimitStanding, takeRateLimit } from '../data/rate-limit.ts';
 
 /** How many requests one API key may make per window; a quota of 0 turns the limit off. */
 export interface RateLimitPolicy {
@@ -19,52 +20,48 @@ export interface Quota {
 const POLICY_NAME = 'per-key';
 
 /**
- * The per-key rate limit, held in this process (the service runs as one process): a fixed window
- * per API key, counted by rate-limiter-flexible's in-memory limiter, whose entries expire with
- * their window. Keys are identified by their SHA-256, never by their plaintext.
+ * The per-key rate limit: a fixed window per API key, counted in the database
+ * (migrations/00015_shared-limits), so every service process on it shares one quota per key.
+ * The debit statement counts the calls it checks, in the same round trip (`DebitRequest.rateLimit`);
+ * this reads a key's standing and counts the few calls that run no debit.
  */
 export class KeyRateLimit {
-  readonly #limiter: RateLimiterMemory;
-
-  constructor(readonly policy: RateLimitPolicy) {
+  constructor(
+    readonly policy: RateLimitPolicy,
+    private readonly sql: Sql,
+  ) {
     if (!(policy.requests > 0))
       throw new Error('a rate limit needs a quota of at least one request; use no limit to turn it off');
-    this.#limiter = new RateLimiterMemory({ points: policy.requests, duration: policy.windowSeconds });
   }
 
-  /** Counts one request of the key and says whether it is within the quota. */
-  async take(keyHash: Buffer): Promise<Quota> {
-    try {
-      return this.#quota(await this.#limiter.consume(keyHash.toString('hex')), false);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return this.#quota(rejection, true);
-      throw rejection;
-    }
+  /** What the debit statement is asked to count a call against. */
+  get debitLimit(): { quota: number; windowSeconds: number } {
+    return { quota: this.policy.requests, windowSeconds: this.policy.windowSeconds };
+  }
+
+  /** Counts one call of a valid key that runs no debit and says whether it is within the quota. */
+  async take(keyId: number): Promise<Quota> {
+    return this.quota(await takeRateLimit(this.sql, keyId, this.policy.windowSeconds));
   }
 
   /** The key's standing without counting a request (for answers that come before the limit is checked). */
   async standing(keyHash: Buffer): Promise<Quota> {
-    const current = await this.#limiter.get(keyHash.toString('hex'));
-    if (current === null)
+    return this.standingIn(await rateLimitStanding(this.sql, keyHash));
+  }
+
+  /** The standing of a key whose window a statement read (null: it has none, the whole quota is left). */
+  standingIn(window: RateWindow | null): Quota {
+    if (window === null)
       return { limited: false, remaining: this.policy.requests, resetSeconds: this.policy.windowSeconds };
-    return this.#quota(current, false);
+    return { ...this.quota(window), limited: false };
   }
 
-  /**
-   * Uncounts a request that turned out to carry no valid key: a key that does not exist has no
-   * quota, and random keys must not fill the limiter's memory.
-   */
-  async giveBack(keyHash: Buffer): Promise<void> {
-    const id = keyHash.toString('hex');
-    const after = await this.#limiter.reward(id);
-    if (after.consumedPoints <= 0) await this.#limiter.delete(id);
-  }
-
-  #quota(result: RateLimiterRes, limited: boolean): Quota {
+  /** A call's standing from its place in the window: over the quota, it is limited. */
+  quota({ used, resetMs }: RateWindow): Quota {
     return {
-      limited,
-      remaining: Math.max(this.policy.requests - result.consumedPoints, 0),
-      resetSeconds: Math.max(Math.ceil(result.msBeforeNext / 1000), 0),
+      limited: used > this.policy.requests,
+      remaining: Math.max(this.policy.requests - used, 0),
+      resetSeconds: Math.max(Math.ceil(resetMs / 1000), 0),
     };
   }
 

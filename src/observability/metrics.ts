@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolUse } from '../data/pool-use.ts';
+import type { ReadReplicas } from '../data/read-replicas.ts';
 
 /**
  * The service's Prometheus metrics. Each app has its own registry, so its counts are its own
@@ -41,7 +42,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(pool?: PoolUse) {
+  constructor(pool?: PoolUse, reads?: ReadReplicas) {
     if (pool) {
       new Gauge({
         name: 'alk_db_pool_size',
@@ -67,7 +68,44 @@ export class Metrics {
         },
       });
     }
+    if (reads?.configured) this.watchReplicas(reads);
     this.exposed = Registry.merge([processRegistry(), this.registry]);
+  }
+
+  /** Each read replica's state and lag at its last check, and where the lookups ran (data/read-replicas.ts). */
+  private watchReplicas(reads: ReadReplicas): void {
+    new Gauge({
+      name: 'alk_db_replica_up',
+      help: 'Whether the read replica answered its last check (1), lagging or not, or not (0).',
+      labelNames: ['database'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const replica of reads.status())
+          this.set({ database: replica.database }, replica.state === 'down' ? 0 : 1);
+      },
+    });
+    new Gauge({
+      name: 'alk_db_replica_lag_seconds',
+      help: "How far the read replica's replay is behind the primary; absent while it is down.",
+      labelNames: ['database'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const replica of reads.status())
+          if (replica.lagMs !== null) this.set({ database: replica.database }, replica.lagMs / 1000);
+      },
+    });
+    new Counter({
+      name: 'alk_db_lookups_total',
+      help: 'Lookups run on each database, the primary and each read replica (one a replica failed counts on both).',
+      labelNames: ['database'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ database: reads.primaryName }, reads.lookupsOnPrimary());
+        for (const replica of reads.status()) this.inc({ database: replica.database }, replica.lookups);
+      },
+    });
   }
 
   requestAnswered(operation: string, status: number, seconds: number): void {

@@ -8,11 +8,11 @@ import { type OperationDependencies, registerOperation, withDataOf } from './ope
 
 const COLUMNS = itemFieldsOf('AdvertiserHistory', 'months');
 
-export function registerGetAdvertiserHistory(app: App, { sql, now }: Pick<OperationDependencies, 'sql' | 'now'>) {
+export function registerGetAdvertiserHistory(app: App, { reads, now }: Pick<OperationDependencies, 'reads' | 'now'>) {
   registerOperation(app, route, async (c) => {
     const { name } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const history = await withDataOf(c, sql, async (data) => {
+    const history = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getAdvertiserHistory(data, name, now());
       if (found === null) throw await advertiserNotFound(data, name);
       return found;

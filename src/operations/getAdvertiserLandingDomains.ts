@@ -8,11 +8,11 @@ import { type OperationDependencies, registerOperation, withDataOf } from './ope
 
 const COLUMNS = itemFieldsOf('AdvertiserLandingDomains', 'landing_domains');
 
-export function registerGetAdvertiserLandingDomains(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+export function registerGetAdvertiserLandingDomains(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { name } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const landingDomains = await withDataOf(c, sql, async (data) => {
+    const landingDomains = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getAdvertiserLandingDomains(data, name);
       if (found === null) throw await advertiserNotFound(data, name);
       return found;

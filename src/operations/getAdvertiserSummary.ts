@@ -4,11 +4,11 @@ import type { App } from '../http/app-env.ts';
 import { advertiserNotFound } from './not-found.ts';
 import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
 
-export function registerGetAdvertiserSummary(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+export function registerGetAdvertiserSummary(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { name } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const summary = await withDataOf(c, sql, async (data) => {
+    const summary = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getAdvertiserSummary(data, name);
       if (found === null) throw await advertiserNotFound(data, name);
       return found;

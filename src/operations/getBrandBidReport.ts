@@ -8,11 +8,11 @@ import { type OperationDependencies, registerOperation, withDataOf } from './ope
 
 const COLUMNS = itemFieldsOf('BrandBidReport', 'advertisers');
 
-export function registerGetBrandBidReport(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+export function registerGetBrandBidReport(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { domain } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const report = await withDataOf(c, sql, async (data) => {
+    const report = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getBrandBidReport(data, domain);
       if (found === null) throw await domainNotFound(data, domain);
       return found;

@@ -4,11 +4,11 @@ import type { App } from '../http/app-env.ts';
 import { domainNotFound } from './not-found.ts';
 import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
 
-export function registerGetDomainSummary(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+export function registerGetDomainSummary(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { domain } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const summary = await withDataOf(c, sql, async (data) => {
+    const summary = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getDomainSummary(data, domain);
       if (found === null) throw await domainNotFound(data, domain);
       return found;

@@ -1,6 +1,7 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import type { Sql } from '../data/client.ts';
+import type { ReadReplicas } from '../data/read-replicas.ts';
 import { inSandbox } from '../data/sandbox.ts';
 import type { App, AppEnv } from '../http/app-env.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -9,6 +10,8 @@ import type { Metrics } from '../observability/metrics.ts';
 /** What operations may use; each one names only what it uses. */
 export interface OperationDependencies {
   sql: Sql;
+  /** Where lookups read: a read replica that is up, else the primary (`sql`). */
+  reads: ReadReplicas;
   /** The service's clock; the history window follows it. */
   now: () => Date;
   logger: Logger;
@@ -19,11 +22,14 @@ export interface OperationDependencies {
 
 /**
  * Answers from the data the caller's key reaches: the live data, or, for a test key, the sandbox's
- * demo dataset (docs/product-rules.md §17). Every read of the answer, suggestions included, goes
- * through the `data` it is given.
+ * demo dataset (docs/product-rules.md §17), read from a replica when one serves (`reads`). Every
+ * read of the answer, suggestions included, goes through the `data` it is given. A test key's
+ * sandbox reads go to the replica too: the sandbox's tables are replicated like the others and
+ * its transaction only sets the search_path, which a replica allows.
  */
-export function withDataOf<T>(c: Context<AppEnv>, sql: Sql, answer: (data: Sql) => Promise<T>): Promise<T> {
-  return c.get('sandbox') ? inSandbox(sql, answer) : answer(sql);
+export function withDataOf<T>(c: Context<AppEnv>, reads: ReadReplicas, answer: (data: Sql) => Promise<T>): Promise<T> {
+  const sandbox = c.get('sandbox');
+  return reads.read((data) => (sandbox ? inSandbox(data, answer) : answer(data)));
 }
 
 /**

@@ -3,11 +3,11 @@ import * as search from '../data/search.ts';
 import type { App } from '../http/app-env.ts';
 import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
 
-export function registerSearchAdvertisers(app: App, { sql }: Pick<OperationDependencies, 'sql'>) {
+export function registerSearchAdvertisers(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { q } = c.req.valid('query');
     const credits = await c.get('debit')();
-    const found = await withDataOf(c, sql, (data) => search.searchAdvertisers(data, q));
+    const found = await withDataOf(c, reads, (data) => search.searchAdvertisers(data, q));
     return c.json({ ...found, ...credits }, 200);
   });
 }
