@@ -7,6 +7,7 @@ import type { Sql } from '../../src/data/client.ts';
 import type { BenchAccount, RequestIds } from './accounts.ts';
 import type { ChargeBook } from './checks.ts';
 import { type ParameterKind, requestPath } from './operations.ts';
+import { BENCH_RATE_LIMIT } from './service.ts';
 import { type CellMode, type CellResult, LatencyRecorder, round } from './stats.ts';
 
 /** One cell: an operation at a concurrency, its requests spread round-robin over `accounts` and `values`. */
@@ -211,7 +212,15 @@ async function driveBaseline(
       const start = performance.now();
       try {
         const [result] = await debitCalls(sql, [
-          { keyHash: account.keyHash, price, endpoint, requestId, callId: randomUUID(), runId: BASELINE_RUN_ID },
+          {
+            keyHash: account.keyHash,
+            price,
+            endpoint,
+            requestId,
+            callId: randomUUID(),
+            runId: BASELINE_RUN_ID,
+            rateLimit: BENCH_RATE_LIMIT,
+          },
         ]);
         if (result.outcome !== 'debited') {
           spec.book.answered(requestId, 0, result.outcome === 'insufficient' ? result.balance : Number.NaN);

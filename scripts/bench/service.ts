@@ -4,20 +4,26 @@ import { projectRoot } from '../../src/config.ts';
 import { stopProcess } from '../contract/service.ts';
 
 /**
+ * The per-key rate limit's quota in the benchmark: on, as it ships, and counted on every call (by
+ * the debit statement), but beyond what any cell reaches, so it never answers 429 (the harness
+ * counts those as errors, so a quota set too low shows in the table). The baseline's debit
+ * statement counts the same limit.
+ */
+export const BENCH_RATE_LIMIT = { quota: 1_000_000_000, windowSeconds: 60 };
+
+/**
  * Environment of the service under load, on top of the harness's own (DB_POOL_SIZE and the
- * like pass through). Anything that would throttle or reshape the measured path is switched off
- * here: when per-key rate limiting lands (issue 6), disable it in this object, or every cell
- * measures 429s (the harness counts them as errors, so a forgotten switch shows in the table).
+ * like pass through): the configuration `npm start` ships, but for the rate limit's quota and the
+ * request log's level.
  */
 export const SERVICE_ENV: Readonly<Record<string, string>> = {
   HOST: '127.0.0.1',
   PORT: '0',
   DEMO_DATA: 'off',
-  // The benchmark sends thousands of calls a second on one key: the per-key rate limit would
-  // answer most of them 429. Off, as RATE_LIMIT_PER_MINUTE=0 documents for benchmarks.
-  RATE_LIMIT_PER_MINUTE: '0',
-  // One log line per request would be written to a pipe this process reads while it also drives
-  // the load; failures (warn and above) are still logged and checked.
+  RATE_LIMIT_PER_MINUTE: String(BENCH_RATE_LIMIT.quota),
+  // Failures only (warn and above, checked by the harness). A line per request at the default
+  // level, written to /dev/null, raised peak RSS from 251 to 262 MB in the runs of 2026-11-25;
+  // measuring the request log as it ships is left to the request-path issue.
   LOG_LEVEL: 'warn',
 };
 
