@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Sql } from './client.ts';
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation, MalformedResult } from './errors.ts';
 import type { RateWindow } from './rate-limit.ts';
 
 /** The caller behind a valid key: an active key of an enabled account. */
@@ -77,6 +77,8 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
            rate_limited, rate_used, rate_reset_ms
     FROM debit_credits(${sql.json(calls.map(debitCall))})
   `;
+  if (!rows.every((row) => row != null && Number.isInteger(row.nth) && row.nth >= 1 && row.nth <= calls.length))
+    throw new MalformedResult('debit_credits answered entries that are not its rows');
   const results: DebitResult[] = calls.map(() => ({ outcome: 'unauthorized' }));
   for (const row of rows) {
     const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };

@@ -44,6 +44,7 @@ const UNAVAILABLE_CLIENT_CODES = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  'MALFORMED_RESULT',
 ]);
 
 /**
@@ -64,6 +65,7 @@ const OUTCOME_UNKNOWN_CODES = new Set([
   '08003',
   '08006',
   '08007',
+  'MALFORMED_RESULT',
 ]);
 
 /** The database is away for the moment (a restart, a fail-over, a network cut): the caller gets a 503, not a 500. */
@@ -84,6 +86,16 @@ export function isDriverFault(error: unknown): boolean {
     typeof error.stack === 'string' &&
     /[\\/]node_modules[\\/]postgres[\\/]src[\\/]/.test(error.stack)
   );
+}
+
+/**
+ * postgres.js answered a statement with entries that are not its rows (seen once as `undefined`
+ * rows from the debit while connections were being terminated under load): the answer cannot be
+ * used, and whether the statement committed is unknown, like a connection lost mid-answer.
+ */
+export class MalformedResult extends Error {
+  override name = 'MalformedResult';
+  readonly code = 'MALFORMED_RESULT';
 }
 
 /** The statement may or may not have committed; billing must settle it later instead of assuming either. */

@@ -7,6 +7,7 @@ import {
   isUnavailable,
   isUndefinedTable,
   isUniqueViolation,
+  MalformedResult,
 } from '../../src/data/errors.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -65,6 +66,12 @@ describe('a fault inside postgres.js', () => {
     fault.stack = `${fault.message}\n    at Immediate.nextWrite (/app/node_modules/postgres/src/connection.js:255:22)`;
     expect(isUnavailable(fault)).toBe(true);
     expect(isOutcomeUnknown(fault)).toBe(true);
+  });
+
+  it('an answer whose entries are not the rows of its statement: unavailable, outcome unknown', () => {
+    const malformed = new MalformedResult('debit_credits answered entries that are not its rows');
+    expect(isUnavailable(malformed)).toBe(true);
+    expect(isOutcomeUnknown(malformed)).toBe(true);
   });
 
   it("a TypeError of the service's own code stays a fault of the service (500)", () => {
