@@ -87,7 +87,7 @@ export const BENCH_OPERATIONS: readonly BenchOperation[] = [
     parameter: 'name',
     sample: 'misspelledNames',
     status: 404,
-    lookup: async (sql, name) => (await getAdvertiserSummary(sql, name)) ?? notFound(await similarNames(sql, name)),
+    lookup: (sql, name) => orSuggestions(getAdvertiserSummary(sql, name), () => similarNames(sql, name)),
   },
   {
     label: 'did-you-mean-domain',
@@ -95,12 +95,16 @@ export const BENCH_OPERATIONS: readonly BenchOperation[] = [
     parameter: 'domain',
     sample: 'misspelledDomains',
     status: 404,
-    lookup: async (sql, domain) => (await getDomainSummary(sql, domain)) ?? notFound(await similarDomains(sql, domain)),
+    lookup: (sql, domain) => orSuggestions(getDomainSummary(sql, domain), () => similarDomains(sql, domain)),
   },
 ];
 
-/** A lookup's "no data", after the suggestions its 404 carries were found. */
-const notFound = (_suggestions: string[]) => null;
+/** A lookup as its handler runs it: without data, the suggestions its 404 carries are looked for, then null. */
+async function orSuggestions<T>(found: Promise<T | null>, suggest: () => Promise<string[]>): Promise<T | null> {
+  const answer = await found;
+  if (answer === null) await suggest();
+  return answer;
+}
 
 /**
  * The framework floor: an operation outside the contract that does no database work, served by

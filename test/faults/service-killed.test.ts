@@ -8,6 +8,7 @@ import { addCredits, createAccount, createApiKey } from '../../src/data/accounts
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { loadFixture } from '../support/fixture.ts';
 import { auditBilling, type FundedAccount, startLoad, summarize } from '../support/load.ts';
+import { answerOwingItsRefund } from '../support/owed-refund.ts';
 import { type Started, startService } from '../support/service.ts';
 
 /**
@@ -109,31 +110,11 @@ describe('the service killed with SIGKILL', () => {
     const proxy: DatabaseProxy = await startDatabaseProxy(db.url);
     try {
       const first = await start(proxy.url);
-      // The charge commits, then the lookup waits on a lock while the database goes away.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-      const lock = db.sql.begin(async (tx) => {
-        await tx`LOCK TABLE identifiers IN ACCESS EXCLUSIVE MODE`;
-        locked();
-        await held;
-      });
-      await lockTaken;
-      const answer = fetch(`${first.url}${PATHS[0]}`, {
-        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': 'owed-at-kill-1' },
-      });
-      for (let waited = 0; ; waited += 50) {
-        const waiting = await db.sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api'
-            AND wait_event_type = 'Lock'`;
-        if (waiting.length > 0) break;
-        if (waited > 10_000) throw new Error('the lookup never waited for the lock');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      proxy.cut();
-      const response = await answer;
-      release();
-      await lock;
+      const response = await answerOwingItsRefund(db.sql, proxy, () =>
+        fetch(`${first.url}${PATHS[0]}`, {
+          headers: { authorization: `Bearer ${account.key}`, 'x-request-id': 'owed-at-kill-1' },
+        }),
+      );
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ error: 'unavailable', credits_refunded: PRICE });
 

@@ -9,6 +9,7 @@ import { createAccount, createApiKey } from '../../src/data/accounts.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { loadFixture } from '../support/fixture.ts';
 import { auditBilling, type Call, type FundedAccount, startLoad, summarize } from '../support/load.ts';
+import { answerOwingItsRefund } from '../support/owed-refund.ts';
 import { type Started, startService } from '../support/service.ts';
 
 /**
@@ -188,29 +189,9 @@ describe('three service processes on one database', () => {
     const proxy: DatabaseProxy = await startDatabaseProxy(db.url);
     try {
       const owing = await start(proxy.url, 'owing');
-      // The charge commits, then the lookup waits on a lock while the owing process loses the database.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-      const lock = db.sql.begin(async (tx) => {
-        await tx`LOCK TABLE identifiers IN ACCESS EXCLUSIVE MODE`;
-        locked();
-        await held;
-      });
-      await lockTaken;
-      const answer = call(owing, account.key, ADVERTISER, { 'x-request-id': 'owed-by-lost-1' });
-      for (let waited = 0; ; waited += 50) {
-        const waiting = await db.sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'advertiser-lookup-api'
-            AND wait_event_type = 'Lock'`;
-        if (waiting.length > 0) break;
-        if (waited > 10_000) throw new Error('the lookup never waited for the lock');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      proxy.cut();
-      const response = await answer;
-      release();
-      await lock;
+      const response = await answerOwingItsRefund(db.sql, proxy, () =>
+        call(owing, account.key, ADVERTISER, { 'x-request-id': 'owed-by-lost-1' }),
+      );
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ error: 'unavailable', credits_refunded: PRICE });
 
