@@ -77,8 +77,12 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
            rate_limited, rate_used, rate_reset_ms
     FROM debit_credits(${sql.json(calls.map(debitCall))})
   `;
-  if (!rows.every((row) => row != null && Number.isInteger(row.nth) && row.nth >= 1 && row.nth <= calls.length))
-    throw new MalformedResult('debit_credits answered entries that are not its rows');
+  // By index, not with every(): the entries seen were holes of a sparse array, which every() skips.
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (row == null || !Number.isInteger(row.nth) || row.nth < 1 || row.nth > calls.length)
+      throw new MalformedResult('debit_credits answered entries that are not its rows');
+  }
   const results: DebitResult[] = calls.map(() => ({ outcome: 'unauthorized' }));
   for (const row of rows) {
     const caller = { keyId: row.key_id, accountId: row.account_id, keyPrefix: row.key_prefix };
