@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import readline from 'node:readline';
 import type { Sql } from '../../src/data/client.ts';
 import type { BenchAccount } from './accounts.ts';
 import type { CellResult } from './stats.ts';
@@ -236,5 +238,29 @@ export function checkNoRefusals(cells: readonly CellResult[]): CheckOutcome {
           ? 'no capped cells were measured'
           : `${calls.toLocaleString('en-US')} calls on capped keys in ${capped.length} cells, none refused` +
             (errors > 0 ? ` (${errors} other errors, see the table)` : ''),
+  };
+}
+
+/**
+ * The service's request log of the run (a JSON line per request, as it ships): how many lines,
+ * and none at warn or above (a failure the answers' statuses would not show, a billing step
+ * that failed after the answer). The file is removed once read when it holds no such line.
+ */
+export async function checkRequestLog(file: string, answered: number): Promise<CheckOutcome> {
+  const name = 'request log: a line per request, none at warn or above';
+  let lines = 0;
+  const faults: string[] = [];
+  for await (const line of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) {
+    lines += 1;
+    if (/"level":"(warn|error|fatal)"/.test(line) && faults.length < 3) faults.push(line.slice(0, 300));
+  }
+  if (faults.length > 0) return { name, ok: false, detail: `${file}: ${faults.join(' / ')}` };
+  fs.rmSync(file, { force: true });
+  return {
+    name,
+    ok: lines >= answered,
+    detail:
+      `${lines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} ` +
+      'answers counted by the harness',
   };
 }

@@ -34,11 +34,11 @@ export function writeDocs(resultsDir: string, log: (line: string) => void, obser
   const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as BenchResults;
   const scaleFile = path.join(resultsDir, 'scale.json');
   const scale = fs.existsSync(scaleFile) ? (JSON.parse(fs.readFileSync(scaleFile, 'utf8')) as ScaleComparison) : null;
-  fs.writeFileSync(DOCS_FILE, renderDocs(results, scale));
+  fs.writeFileSync(DOCS_FILE, renderDocs(results, scale, resultsDir));
   log(`Wrote ${path.relative(projectRoot, DOCS_FILE)}`);
 }
 
-export function renderDocs(results: BenchResults, scale: ScaleComparison | null): string {
+export function renderDocs(results: BenchResults, scale: ScaleComparison | null, resultsDir: string): string {
   const n = (value: number) => value.toLocaleString('en-US');
   const { config, dataset } = results;
   const rss = results.rss.peakMbByConcurrency;
@@ -77,7 +77,7 @@ ${results.note ? `> **${results.note}**\n\n` : ''}Latest run: ${results.date.sli
     `commit ${results.commit ?? 'unknown'}, ${n(config.observations)} observations.
 Machine: ${machineLine(results.machine)}.
 
-## Targets (issues 5 and 13)
+## Targets (issues 5, 13 and 14)
 
 ${targetsTable(results.targets)}
 
@@ -142,6 +142,10 @@ one connection near 55,000 rows/s on this machine; Node's share (parsing, valida
 8–9 µs per row on the other core. Reaching 100,000/s needs the load split over several database
 connections, which is not built (see issue 5's note).
 
+### Where the request path spends its time (issue 14)
+
+${requestPathSection(resultsDir)}
+
 ### The design behind the numbers
 
 The service keeps one debit statement (\`debit_credits\`, migrations/00006_charge-once) in flight and sends the
@@ -192,13 +196,20 @@ ${scaleSection}
     `(with the delivery marks the service writes) then the lookup from \`src/data/lookups.ts\`, run with the ` +
     `\`postgres\` client (\`src/data/client.ts\`) on a pool of the service's size, at the same concurrency, ` +
     `keys spread.
+- **bare Hono**: \`scripts/bench/bare-hono.ts\`, its own process run like the service: @hono/node-server ` +
+    `with one route and no middleware, sent the floor's request (key and request id included) and answering the ` +
+    `same JSON; measured in the same interleaved rounds as the floor.
 - **framework floor**: a route that does no database work behind the whole middleware stack (request id, ` +
     `contract routing, authentication, billing; it never calls \`debit()\`): the most the HTTP layer can answer ` +
     `on this machine.
 - **req/s**: answers per second over the measured window. **p50 / p99**: latency percentiles in milliseconds, ` +
     `from the moment the harness hands a request to the client until its answer is complete (the same clock for ` +
     `service and baseline). **err**: answers other than 2xx and 404, plus socket errors and timeouts (should be 0).
-- **service/baseline**: service req/s over baseline req/s (target ≥ ${TARGETS.serviceOverBaseline} at c=32). ` +
+- **service/baseline**: service req/s over baseline req/s (target ≥ ${TARGETS.serviceOverBaseline} at c=8 and ` +
+    `c=32). **added p50 ms**: service p50 minus baseline p50 (target ≤ ${TARGETS.addedLatencyMs} ms at c=8). ` +
+    `**service CPU µs/req**: CPU time, user and system, of the answering process (the service, or bare Hono) per ` +
+    `answer, read from /proc: the cost of a request on this machine, steadier than a throughput. ` +
+    `**baseline CPU µs/req**: the same for the baseline's own process (its postgres client, no HTTP). ` +
     `**hot/spread**: hot req/s over service (spread) req/s (target ≥ ${TARGETS.hotOverSpread} at c=32). ` +
     `**capped/spread**: capped req/s over service (spread) req/s (target ≥ ${TARGETS.cappedOverSpread} at c=32).
 
@@ -228,8 +239,30 @@ loaded once and reused; a marker row written before the load and completed after
 half-finished load from being taken for a dataset (the next run completes it). Each run creates fresh
 accounts. \`DB_POOL_SIZE\` sets the pool of the service and of the baseline alike. A run writes
 \`bench/results.json\` and \`bench/results-<size>.json\` (kept per size); a scale comparison
-\`bench/scale.json\`. Anything that would throttle the service under load (rate
-limiting) is switched off in one place: \`SERVICE_ENV\` in \`scripts/bench/service.ts\`.
+\`bench/scale.json\`. The service runs as \`npm start\` ships it (\`SERVICE_ENV\` in
+\`scripts/bench/service.ts\`): metrics, security headers, the request log at its default level (a line per
+request, written to \`.data/bench/request-log-<size>.jsonl\`, counted and searched for warnings after the run,
+then removed), and the per-key rate limit, with a quota the load never reaches, so it is counted on every
+call and refuses none.
 `
   );
+}
+
+/**
+ * The profiles saved by `npm run bench:profile -- --save before|after` (bench/profile-*.md), with
+ * the text around them kept in bench/request-path.md.
+ */
+function requestPathSection(resultsDir: string): string {
+  const read = (name: string) => {
+    const file = path.join(resultsDir, name);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null;
+  };
+  const story = read('request-path.md') ?? 'Not written yet.';
+  const profiles = (['before', 'after'] as const)
+    .map((label) => {
+      const profile = read(`profile-${label}.md`);
+      return profile === null ? null : `#### ${label === 'before' ? 'Before' : 'After'}\n\n${profile}`;
+    })
+    .filter((part) => part !== null);
+  return [story, ...profiles].join('\n\n');
 }

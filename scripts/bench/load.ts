@@ -41,7 +41,13 @@ const newTally = (): Tally => ({
   errorStatuses: {},
 });
 
-function cellResult(spec: CellSpec, tally: Tally, seconds: number, peakRssMb: number | null): CellResult {
+function cellResult(
+  spec: CellSpec,
+  tally: Tally,
+  seconds: number,
+  peakRssMb: number | null,
+  cpuSeconds: number | null,
+): CellResult {
   const p50 = tally.latencies.percentile(50);
   const p99 = tally.latencies.percentile(99);
   return {
@@ -57,6 +63,8 @@ function cellResult(spec: CellSpec, tally: Tally, seconds: number, peakRssMb: nu
     errorStatuses: tally.errorStatuses,
     seconds: round(seconds, 2),
     peakRssMb: peakRssMb === null ? null : round(peakRssMb, 1),
+    cpuMicrosPerRequest:
+      cpuSeconds === null || tally.answers === 0 ? null : round((cpuSeconds * 1e6) / tally.answers, 0),
   };
 }
 
@@ -76,6 +84,7 @@ export class Measurement {
   private readonly tally = newTally();
   private seconds = 0;
   private peakRssMb: number | null = null;
+  private cpuSeconds: number | null = null;
 
   constructor(
     readonly spec: CellSpec,
@@ -83,6 +92,8 @@ export class Measurement {
     private readonly drive: (seconds: number, tally: Tally) => Promise<number>,
     /** Peak service RSS since the previous call (service cells). */
     private readonly rssWindow: (() => number | null) | null = null,
+    /** CPU seconds the answering server process has used so far (HTTP cells). */
+    private readonly cpuUsed: (() => number | null) | null = null,
   ) {}
 
   async warmUp(): Promise<void> {
@@ -91,13 +102,16 @@ export class Measurement {
 
   async measure(seconds: number): Promise<void> {
     this.rssWindow?.();
+    const cpuBefore = this.cpuUsed?.() ?? null;
     this.seconds += await this.drive(seconds, this.tally);
+    const cpuAfter = this.cpuUsed?.() ?? null;
+    if (cpuBefore !== null && cpuAfter !== null) this.cpuSeconds = (this.cpuSeconds ?? 0) + cpuAfter - cpuBefore;
     const peak = this.rssWindow?.() ?? null;
     if (peak !== null) this.peakRssMb = Math.max(this.peakRssMb ?? 0, peak);
   }
 
   result(): CellResult {
-    return cellResult(this.spec, this.tally, this.seconds, this.peakRssMb);
+    return cellResult(this.spec, this.tally, this.seconds, this.peakRssMb, this.cpuSeconds);
   }
 }
 
@@ -108,8 +122,13 @@ export class Measurement {
  * run; requests still in flight when autocannon stops are neither counted nor lost (the check
  * settles them from the ledger).
  */
-export function serviceMeasurement(url: string, spec: CellSpec, rssWindow: () => number | null): Measurement {
-  return new Measurement(spec, (seconds, tally) => driveService(url, spec, seconds, tally), rssWindow);
+export function serviceMeasurement(
+  url: string,
+  spec: CellSpec,
+  rssWindow: () => number | null,
+  cpuUsed: () => number | null,
+): Measurement {
+  return new Measurement(spec, (seconds, tally) => driveService(url, spec, seconds, tally), rssWindow, cpuUsed);
 }
 
 /**
@@ -123,7 +142,13 @@ export function baselineMeasurement(
   spec: CellSpec,
   lookup: ((sql: Sql, value: string) => Promise<unknown | null>) | null,
 ): Measurement {
-  return new Measurement(spec, (seconds, tally) => driveBaseline(sql, spec, lookup, seconds, tally));
+  // The harness's own CPU time: the client work the service's process does for a call (the
+  // postgres client, the delivery marks), without HTTP.
+  const cpuUsed = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  return new Measurement(spec, (seconds, tally) => driveBaseline(sql, spec, lookup, seconds, tally), null, cpuUsed);
 }
 
 async function driveService(url: string, spec: CellSpec, seconds: number, tally: Tally): Promise<number> {
@@ -184,6 +209,55 @@ async function driveService(url: string, spec: CellSpec, seconds: number, tally:
     if (result.timeouts > 0) tally.errorStatuses.timeout = result.timeouts;
   }
   return elapsed;
+}
+
+/**
+ * The bare Hono cell (./bare-hono.ts): the floor's request, keys and all, to an app that reads
+ * none of it. Each connection has one request in flight, so its context holds its start time.
+ */
+export function bareMeasurement(url: string, spec: CellSpec, cpuUsed: () => number | null): Measurement {
+  return new Measurement(spec, (seconds, tally) => driveBare(url, spec, seconds, tally), null, cpuUsed);
+}
+
+async function driveBare(url: string, spec: CellSpec, seconds: number, tally: Tally): Promise<number> {
+  let n = 0;
+  const started = performance.now();
+  const result = await autocannon({
+    url,
+    connections: spec.concurrency,
+    pipelining: 1,
+    duration: seconds,
+    sampleInt: 100,
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: (request, context) => {
+          const account = spec.accounts[n++ % spec.accounts.length];
+          (context as { started?: number }).started = performance.now();
+          return {
+            ...request,
+            method: 'GET',
+            path: requestPath(spec.operation, null, undefined),
+            headers: { authorization: `Bearer ${account.key}`, 'x-request-id': spec.ids.next() },
+          };
+        },
+        onResponse: (status, _body, context) => {
+          const latency = performance.now() - (context as { started: number }).started;
+          tally.answers += 1;
+          if (status === 200) tally.latencies.record(latency);
+          else {
+            tally.errors += 1;
+            tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
+          }
+        },
+      },
+    ],
+  });
+  if (result.errors > 0) {
+    tally.errors += result.errors;
+    tally.errorStatuses.socket = (tally.errorStatuses.socket ?? 0) + result.errors;
+  }
+  return (performance.now() - started) / 1000;
 }
 
 /** The run the baseline's charges belong to: never registered, so no recovery pass ends it. */

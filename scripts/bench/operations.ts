@@ -11,6 +11,7 @@ import {
   LANDING_DOMAINS_CAP,
 } from '../../src/data/lookups.ts';
 import { searchAdvertisers, similarDomains, similarNames } from '../../src/data/search.ts';
+import { FLOOR_PATH } from './floor-path.ts';
 import type { Parameters } from './parameters.ts';
 
 /** What a request of an operation names: an advertiser, a domain, or nothing. */
@@ -113,7 +114,7 @@ async function orSuggestions<T>(found: Promise<T | null>, suggest: () => Promise
  */
 export const FLOOR_OPERATION: ContractOperation = {
   operationId: 'benchFrameworkFloor',
-  path: '/api/v1/bench/floor',
+  path: FLOOR_PATH,
   method: 'GET',
   creditCost: 0,
   queryParameters: [],

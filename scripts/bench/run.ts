@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, projectRoot } from '../../src/config.ts';
-import { type CheckOutcome, checkNoRefusals } from './checks.ts';
+import { type CheckOutcome, checkNoRefusals, checkRequestLog } from './checks.ts';
 import { openBenchServer } from './database.ts';
 import { writeDocs } from './docs.ts';
 import { BenchError } from './errors.ts';
@@ -200,6 +200,12 @@ async function measureTogether(measurements: Measurement[], options: Options, la
   return cells;
 }
 
+/** Answers the service gave in the measured windows (every cell but the baseline's and bare Hono's). */
+const servedAnswers = (cells: CellResult[]) =>
+  cells
+    .filter((cell) => cell.mode !== 'baseline' && cell.mode !== 'bare')
+    .reduce((sum, cell) => sum + cell.requests, 0);
+
 function machine(postgres: string, loadStart: number[]): Machine {
   const load = (values: number[]) => values.map((v) => Math.round(v * 100) / 100);
   return {
@@ -223,7 +229,7 @@ function runBenchmark(options: Options): Promise<BenchResults> {
     const operations = operationsByLabel(options.operations);
     await target.preflight(operations);
 
-    const totalCells = options.concurrency.length * (1 + operations.length * 4);
+    const totalCells = options.concurrency.length * (2 + operations.length * 4);
     log(
       `Measuring ${totalCells} cells of ${options.warmup} s warm-up + ` +
         `${options.duration} s each, in ${options.rounds} interleaved rounds (about ` +
@@ -244,10 +250,20 @@ function runBenchmark(options: Options): Promise<BenchResults> {
           )),
         );
       }
-      // Last, so that the whole stack is warm when the floor is measured.
-      cells.push(...(await measureTogether([target.measurement('floor', null, concurrency)], options)));
+      // Last, so that the whole stack is warm when the floor is measured; beside it, in the same
+      // interleaved rounds, bare Hono answering the same request.
+      cells.push(
+        ...(await measureTogether(
+          [target.measurement('floor', null, concurrency), target.measurement('bare', null, concurrency)],
+          options,
+        )),
+      );
     }
-    const checks = [...(await target.finish(log)), checkNoRefusals(cells)];
+    const checks = [
+      ...(await target.finish(log)),
+      checkNoRefusals(cells),
+      await checkRequestLog(target.requestLog, servedAnswers(cells)),
+    ];
 
     const peakAt = (c: number) => {
       const peaks = cells
@@ -366,7 +382,9 @@ function runScale(options: Options): Promise<ScaleComparison> {
     });
     const checks = [
       ...(await small.finish(log)).map(named(smallSize)),
+      named(smallSize)(await checkRequestLog(small.requestLog, servedAnswers(smallCells))),
       ...(await large.finish(log)).map(named(largeSize)),
+      named(largeSize)(await checkRequestLog(large.requestLog, servedAnswers(largeCells))),
     ];
     const date = new Date().toISOString();
     const commit = gitCommit();

@@ -1,6 +1,6 @@
-import pino from 'pino';
+import fs from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/observability/logger.ts';
+import { bufferedOutput, createLogger } from '../../src/observability/logger.ts';
 import { startService } from '../../src/service.ts';
 import { appWithFrameworkFloor } from './operations.ts';
 
@@ -12,9 +12,10 @@ import { appWithFrameworkFloor } from './operations.ts';
  */
 const config = loadConfig();
 if (config.databaseUrl === undefined) throw new Error('the bench server needs DATABASE_URL');
-// The request log as `npm start` writes it, at LOG_LEVEL (the harness sets warn), on standard
-// error: standard output carries the one line the harness reads.
-const logger = createLogger({ destination: pino.destination({ dest: 2, sync: true }) });
+// The request log as `npm start` writes it, at LOG_LEVEL, to the file the harness names
+// (standard output carries the one line the harness reads).
+const requestLog = process.env.BENCH_REQUEST_LOG;
+const logger = createLogger({ destination: bufferedOutput(requestLog ? fs.openSync(requestLog, 'w') : 2) });
 const service = await startService(config, {
   log: (line) => console.error(line),
   logger,

@@ -29,7 +29,7 @@ export function percentile(values: readonly number[], p: number): number | null 
 
 /** One measured cell of the table. */
 export interface CellResult {
-  /** `service`, `hot`, `capped`, `baseline` or `floor`. */
+  /** `service`, `hot`, `capped`, `baseline`, `floor` or `bare` (bare Hono). */
   mode: CellMode;
   /** The operation's label, or `floor`. */
   operation: string;
@@ -49,8 +49,13 @@ export interface CellResult {
   seconds: number;
   /** Peak resident memory of the service process during the cell, MB (service cells only). */
   peakRssMb: number | null;
+  /**
+   * CPU time (user and system) per answer, µs, of the process that answered: the service's, bare
+   * Hono's, or for the baseline the harness's own (its postgres client, without HTTP).
+   */
+  cpuMicrosPerRequest?: number | null;
 }
 
-export type CellMode = 'service' | 'hot' | 'capped' | 'baseline' | 'floor';
+export type CellMode = 'service' | 'hot' | 'capped' | 'baseline' | 'floor' | 'bare';
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { projectRoot } from '../../src/config.ts';
 import { setDailyCap } from '../../src/data/api-keys.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { type BenchAccount, createBenchAccounts, RequestIds } from './accounts.ts';
@@ -6,10 +8,10 @@ import { ChargeBook, type CheckOutcome, checkAccounts, checkCapSpend } from './c
 import { type BenchServer, databaseName, ensureDatabase, openPool } from './database.ts';
 import { type DatasetLoad, ensureDataset } from './dataset.ts';
 import { BenchError } from './errors.ts';
-import { baselineMeasurement, type CellSpec, type Measurement, serviceMeasurement } from './load.ts';
+import { bareMeasurement, baselineMeasurement, type CellSpec, type Measurement, serviceMeasurement } from './load.ts';
 import { BENCH_OPERATIONS, type BenchOperation, FLOOR_OPERATION, requestPath } from './operations.ts';
 import { type Parameters, sampleParameters } from './parameters.ts';
-import { type BenchService, RssSampler, startBenchService } from './service.ts';
+import { type BenchService, cpuSeconds, RssSampler, startBareHono, startBenchService } from './service.ts';
 import type { CellMode } from './stats.ts';
 
 /** Credits bought for every account on top of the first-key grant: far more than any run spends. */
@@ -49,6 +51,10 @@ export class BenchTarget {
     readonly sampler: RssSampler,
     readonly baselinePool: Sql,
     private readonly warmup: number,
+    /** The service's request log for this run (checked, then removed, by `checkRequestLog`). */
+    readonly requestLog: string,
+    /** The bare Hono cell's server (./bare-hono.ts). */
+    private readonly bare: BenchService,
   ) {}
 
   /** Opens a size; `defer` receives what to close when the run ends (or is interrupted), in order of opening. */
@@ -79,7 +85,8 @@ export class BenchTarget {
     const capped = accounts.slice(count + 1);
     // A cap far above what a run spends: every call is checked against it, none refused.
     for (const account of capped) await setDailyCap(admin, account.accountId, account.keyId, CAP_NEVER_REACHED);
-    const service = await startBenchService(url);
+    const requestLog = path.join(projectRoot, '.data', 'bench', `request-log-${observations}.jsonl`);
+    const service = await startBenchService(url, requestLog);
     defer(() => service.stop());
     const sampler = new RssSampler(service.pid);
     defer(async () => sampler.stop());
@@ -87,6 +94,8 @@ export class BenchTarget {
       `Service (scripts/bench/server.ts, pid ${service.pid}) ` +
         `listening on ${service.url}; pool size ${options.poolSize}`,
     );
+    const bare = await startBareHono();
+    defer(() => bare.stop());
     const baselinePool = openPool(url, options.poolSize);
     defer(() => baselinePool.end({ timeout: 5 }));
     return new BenchTarget(
@@ -105,6 +114,8 @@ export class BenchTarget {
       sampler,
       baselinePool,
       options.warmup,
+      requestLog,
+      bare,
     );
   }
 
@@ -145,7 +156,7 @@ export class BenchTarget {
   private spec(mode: CellMode, operation: BenchOperation | null, concurrency: number): CellSpec {
     return {
       mode,
-      label: operation?.label ?? 'floor',
+      label: operation?.label ?? (mode === 'bare' ? 'bare hono' : 'floor'),
       operation: operation?.contract ?? FLOOR_OPERATION,
       parameter: operation?.parameter ?? null,
       values: this.valuesOf(operation),
@@ -164,7 +175,14 @@ export class BenchTarget {
       if (operation === null) throw new Error('the floor has no baseline');
       return baselineMeasurement(this.baselinePool, spec, operation.lookup);
     }
-    return serviceMeasurement(this.service.url, spec, () => this.sampler.window());
+    // The bare cell's memory is its own server's, not the service's: no RSS window, its own CPU time.
+    if (mode === 'bare') return bareMeasurement(this.bare.url, spec, () => cpuSeconds(this.bare.pid));
+    return serviceMeasurement(
+      this.service.url,
+      spec,
+      () => this.sampler.window(),
+      () => cpuSeconds(this.service.pid),
+    );
   }
 
   /**

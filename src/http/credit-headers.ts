@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import type { KeyRateLimit } from './rate-limit.ts';
 
@@ -13,11 +14,11 @@ export const creditHeaders = (rateLimit: KeyRateLimit | null) =>
     await next();
     const credits = c.get('credits');
     if (credits === undefined) return;
-    c.header('X-Credits-Charged', String(credits.credits_charged));
-    c.header('X-Credits-Remaining', String(credits.credits_remaining));
-    if (c.get('sandbox')) c.header('X-Sandbox', 'true');
+    setAnswerHeader(c, 'X-Credits-Charged', String(credits.credits_charged));
+    setAnswerHeader(c, 'X-Credits-Remaining', String(credits.credits_remaining));
+    if (c.get('sandbox')) setAnswerHeader(c, 'X-Sandbox', 'true');
     if (rateLimit) {
       const quota = c.get('quota') ?? (await rateLimit.standing(c.get('apiKeyHash')));
-      for (const [name, value] of Object.entries(rateLimit.headers(quota))) c.header(name, value);
+      for (const [name, value] of Object.entries(rateLimit.headers(quota))) setAnswerHeader(c, name, value);
     }
   });

@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
+import { nodeResponse } from './answer-headers.ts';
 
 /**
  * Whether this request's answer left the process: resolves true once Node handed the whole
@@ -7,7 +7,7 @@ import type { Context } from 'hono';
  * An app called without a Node server (`app.request` in tests) has no connection to lose: true.
  */
 export function answerDelivered(c: Context): Promise<boolean> {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const outgoing = nodeResponse(c);
   if (outgoing === undefined || outgoing.writableFinished) return Promise.resolve(true);
   if (outgoing.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {

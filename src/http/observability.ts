@@ -25,6 +25,8 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
     const { operation, path } = servedRoute(c);
     const status = c.res.status;
     metrics.requestAnswered(operation, status, milliseconds / 1000);
+    const fault = status >= 500 || c.get('billingFault') !== undefined;
+    if (!fault && !logger.isLevelEnabled('info')) return;
 
     const line: Record<string, unknown> = {
       request_id: c.get('requestId'),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { headerSchema, meetsRule, stringRule } from '../contract/request-rules.ts';
+import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**
@@ -17,5 +18,5 @@ export const requestId = createMiddleware<AppEnv>(async (c, next) => {
   const id = acceptable ? incoming : randomUUID();
   c.set('requestId', id);
   await next();
-  c.header('X-Request-Id', id);
+  setAnswerHeader(c, 'X-Request-Id', id);
 });

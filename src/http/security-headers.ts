@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
+import { nodeResponse } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 
 type ContentSecurityPolicy = NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy'];
@@ -29,14 +30,25 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
+// Lower-case on the wire, as every other header the app writes.
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]);
+
 /**
  * On every response: each of `SECURITY_HEADERS` the route did not set itself. A route with a
  * header of its own keeps it: the docs page its policy, the docs' script bundle its caching.
+ * Served by Node, they are set on Node's response before the app runs, and the Response's own
+ * headers are merged over them when it is written (see `setAnswerHeader`); called without Node,
+ * they are added to the Response.
  */
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  const outgoing = nodeResponse(c);
+  if (outgoing !== undefined) {
+    for (const [name, value] of SECURITY_ENTRIES) outgoing.setHeader(name, value);
+    return next();
+  }
   await next();
   const headers = c.res.headers;
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  for (const [name, value] of SECURITY_ENTRIES) if (!headers.has(name)) headers.set(name, value);
 });
 
 /**

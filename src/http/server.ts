@@ -53,7 +53,8 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
     },
     (request, response) => {
       track(request, response);
-      const refusal = refusalBeforeTheApp(request);
+      const framing = framingOf(request);
+      const refusal = refusalBeforeTheApp(request, framing);
       if (refusal !== null) {
         answer(response, refusal);
         return;
@@ -62,7 +63,7 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
       // was announced and never read would keep the connection waiting for it after the answer,
       // until the request timeout wrote a second, unrequested answer (408) to the same request: the
       // connection ends with the answer instead; a browser opens a new one for its next page.
-      if (declaresBody(request)) response.setHeader('Connection', 'close');
+      if (declaresBody(framing)) response.setHeader('Connection', 'close');
       void listener(request, response);
     },
   );
@@ -141,6 +142,32 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
   return server;
 }
 
+/** What the server checks of a request's headers before the app sees it. */
+interface Framing {
+  hosts: number;
+  /** Every Transfer-Encoding header, joined. */
+  transferEncoding: string | undefined;
+  contentLength: string | undefined;
+}
+
+/**
+ * Read from the raw pairs in one pass: `headers` and `headersDistinct` build an object per
+ * request, which nothing else on the request path needs (the adapter reads the raw pairs too).
+ */
+function framingOf(request: http.IncomingMessage): Framing {
+  const raw = request.rawHeaders;
+  const framing: Framing = { hosts: 0, transferEncoding: undefined, contentLength: undefined };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') framing.hosts += 1;
+    else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding')
+      framing.transferEncoding =
+        framing.transferEncoding === undefined ? raw[i + 1] : `${framing.transferEncoding}, ${raw[i + 1]}`;
+    else if (name.length === 14 && name.toLowerCase() === 'content-length') framing.contentLength = raw[i + 1];
+  }
+  return framing;
+}
+
 /**
  * A request refused before the app sees it, when Node's parser let it through:
  * - HTTP/1.1 without a Host header, or with more than one (RFC 9112 §3.2);
@@ -148,19 +175,16 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
  *   so the request must be refused and the connection closed (RFC 9112 §6.3). Node's parser
  *   reports it only after handing the request over.
  */
-function refusalBeforeTheApp(request: http.IncomingMessage): ApiError | null {
-  const hosts = request.headersDistinct.host?.length ?? 0;
+function refusalBeforeTheApp(request: http.IncomingMessage, { hosts, transferEncoding }: Framing): ApiError | null {
   if (hosts > 1 || (request.httpVersion === '1.1' && hosts === 0)) return badRequest();
-  const transferEncoding = request.headers['transfer-encoding'];
   if (transferEncoding !== undefined && transferEncoding.split(',').at(-1)!.trim().toLowerCase() !== 'chunked')
     return badRequest();
   return null;
 }
 
 /** The request announces a body: a non-zero Content-Length, or a chunked one. */
-function declaresBody(request: http.IncomingMessage): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+function declaresBody({ transferEncoding, contentLength }: Framing): boolean {
+  return transferEncoding !== undefined || (contentLength !== undefined && Number(contentLength) !== 0);
 }
 
 /**

@@ -108,9 +108,24 @@ export class Metrics {
     });
   }
 
+  /**
+   * Each operation and status's series, looked up once: prom-client hashes a label object on every
+   * call, and this runs on every request.
+   */
+  private readonly answered = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
+
   requestAnswered(operation: string, status: number, seconds: number): void {
-    this.requests.inc({ operation, status: String(status) });
-    this.duration.observe({ operation }, seconds);
+    const series = `${operation} ${status}`;
+    let counters = this.answered.get(series);
+    if (counters === undefined) {
+      counters = {
+        requests: this.requests.labels({ operation, status: String(status) }),
+        duration: this.duration.labels({ operation }),
+      };
+      this.answered.set(series, counters);
+    }
+    counters.requests.inc();
+    counters.duration.observe(seconds);
   }
 
   creditsCharged(operation: string, credits: number): void {

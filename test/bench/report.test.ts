@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { TargetResult } from '../../scripts/bench/report.ts';
 import {
   cappedTable,
   compareScale,
@@ -35,6 +36,13 @@ function cell(
   };
 }
 
+/** The one target whose name starts with `name`. */
+function target(targets: TargetResult[], name: string): TargetResult {
+  const found = targets.filter((candidate) => candidate.name.startsWith(name));
+  expect(found, name).toHaveLength(1);
+  return found[0];
+}
+
 const run = (observations: number, cells: CellResult[]): ScaleSide => ({
   observations,
   date: '2025-01-01T00:00:00Z',
@@ -42,7 +50,7 @@ const run = (observations: number, cells: CellResult[]): ScaleSide => ({
   cells,
 });
 
-describe('benchmark targets (issue 5)', () => {
+describe('benchmark targets (issues 5, 13 and 14)', () => {
   it('service/baseline and hot/spread are throughput ratios of the same operation and concurrency', () => {
     const rows = ratioRows([
       cell('service', 'advertiser', 32, 700),
@@ -60,6 +68,7 @@ describe('benchmark targets (issue 5)', () => {
         serviceOverBaseline: 0.7,
         hotOverSpread: 0.9,
         cappedOverSpread: 0.96,
+        addedP50Ms: 0,
       },
       {
         operation: 'advertiser',
@@ -67,28 +76,75 @@ describe('benchmark targets (issue 5)', () => {
         serviceOverBaseline: 1.25,
         hotOverSpread: null,
         cappedOverSpread: null,
+        addedP50Ms: 0,
       },
     ]);
   });
 
-  it('a per-operation target holds only when every operation meets it at c=32, and reports the worst', () => {
+  it('service/baseline holds only when every operation reaches 0.9 at c=8 and at c=32; hot/spread at c=32', () => {
     const cells = [
-      cell('service', 'advertiser', 32, 800),
+      cell('service', 'advertiser', 32, 950),
       cell('baseline', 'advertiser', 32, 1000),
-      cell('hot', 'advertiser', 32, 800),
-      cell('service', 'domain', 32, 690),
+      cell('hot', 'advertiser', 32, 950),
+      cell('service', 'domain', 32, 890),
       cell('baseline', 'domain', 32, 1000),
-      cell('hot', 'domain', 32, 621),
-      // c=8 is shown, not judged.
-      cell('service', 'domain', 8, 1),
+      cell('hot', 'domain', 32, 801),
+      cell('service', 'domain', 8, 900),
       cell('baseline', 'domain', 8, 1000),
+      // The hot key at c=8 is shown, not judged.
       cell('hot', 'domain', 8, 1),
     ];
-    const [throughput, hot, rss] = evaluateTargets(cells, 249.9);
-    expect(throughput).toMatchObject({ measured: 0.69, ok: false, detail: { advertiser: 0.8, domain: 0.69 } });
-    expect(hot).toMatchObject({ measured: 0.9, ok: true, detail: { advertiser: 1, domain: 0.9 } });
-    expect(rss).toMatchObject({ measured: 249.9, ok: true });
-    expect(evaluateTargets(cells, 250)[2].ok).toBe(false);
+    const targets = evaluateTargets(cells, 249.9);
+    expect(target(targets, 'service / direct-SQL baseline throughput, keys spread, c=32')).toMatchObject({
+      measured: 0.89,
+      ok: false,
+      detail: { advertiser: 0.95, domain: 0.89 },
+    });
+    expect(target(targets, 'service / direct-SQL baseline throughput, keys spread, c=8')).toMatchObject({
+      measured: 0.9,
+      ok: true,
+      detail: { domain: 0.9 },
+    });
+    expect(target(targets, 'hot account')).toMatchObject({ measured: 0.9, ok: true, detail: { advertiser: 1 } });
+    expect(target(targets, 'peak service RSS')).toMatchObject({ measured: 249.9, ok: true });
+    expect(target(evaluateTargets(cells, 250), 'peak service RSS').ok).toBe(false);
+  });
+
+  it('added latency: service p50 minus baseline p50 at c=8, at most 0.5 ms for each operation, worst shown', () => {
+    const cells = [
+      cell('service', 'advertiser', 8, 1, 3.4),
+      cell('baseline', 'advertiser', 8, 1, 3),
+      cell('service', 'account', 8, 1, 1.6),
+      cell('baseline', 'account', 8, 1, 1),
+      // c=32 is not judged.
+      cell('service', 'account', 32, 1, 9),
+      cell('baseline', 'account', 32, 1, 1),
+    ];
+    expect(target(evaluateTargets(cells, 1), 'added latency')).toMatchObject({
+      measured: 0.6,
+      ok: false,
+      detail: { advertiser: 0.4, account: 0.6 },
+    });
+    cells[2] = cell('service', 'account', 8, 1, 1.5);
+    expect(target(evaluateTargets(cells, 1), 'added latency')).toMatchObject({ measured: 0.5, ok: true });
+  });
+
+  it('framework floor over bare Hono, at least 0.5 at c=8 and at c=32', () => {
+    const cells = [
+      cell('floor', 'floor', 8, 5000),
+      cell('bare', 'bare hono', 8, 10000),
+      cell('floor', 'floor', 32, 4900),
+      cell('bare', 'bare hono', 32, 10000),
+    ];
+    const targets = evaluateTargets(cells, 1);
+    expect(target(targets, 'framework floor / bare Hono throughput, c=8')).toMatchObject({ measured: 0.5, ok: true });
+    expect(target(targets, 'framework floor / bare Hono throughput, c=32')).toMatchObject({
+      measured: 0.49,
+      ok: false,
+    });
+    const table = resultsTable({ cells }).split('\n');
+    expect(table.find((line) => line.startsWith('| bare Hono | 8 |'))).toContain('| 10,000 |');
+    expect(table.find((line) => line.startsWith('| framework floor | 32 |'))).toContain('| 4,900 |');
   });
 
   it('capped/spread: the billed operations pooled at c=32 (≥ 0.95), each one shown, the free account outside', () => {
@@ -103,14 +159,14 @@ describe('benchmark targets (issue 5)', () => {
       cell('capped', 'domain', 8, 1),
     ];
     // (980 + 440) / (1000 + 500) = 0.9467: the account's 0.2 is a control, not pooled.
-    const capped = evaluateTargets(cells, 100)[3];
+    const capped = target(evaluateTargets(cells, 100), 'keys with a daily cap');
     expect(capped).toMatchObject({
       measured: 0.947,
       ok: false,
       detail: { advertiser: 0.98, domain: 0.88, account: 0.2 },
     });
     cells[3] = cell('capped', 'domain', 32, 445);
-    expect(evaluateTargets(cells, 100)[3]).toMatchObject({ measured: 0.95, ok: true });
+    expect(target(evaluateTargets(cells, 100), 'keys with a daily cap')).toMatchObject({ measured: 0.95, ok: true });
     expect(pooledCappedOverSpread(cells, 8)).toBe(0.001);
     const withoutOneCappedCell = cells.filter((c) => !(c.mode === 'capped' && c.operation === 'domain'));
     expect(pooledCappedOverSpread(withoutOneCappedCell, 32)).toBeNull();
@@ -138,18 +194,17 @@ describe('benchmark targets (issue 5)', () => {
   });
 
   it('a missing measurement fails its target instead of passing it', () => {
-    const [throughput, hot, rss] = evaluateTargets(
-      [cell('service', 'advertiser', 32, 800), cell('baseline', 'advertiser', 32, 1000)],
+    const targets = evaluateTargets(
+      [cell('service', 'advertiser', 32, 950), cell('baseline', 'advertiser', 32, 1000)],
       null,
     );
-    expect(throughput.ok).toBe(true);
-    expect(hot).toMatchObject({ ok: false, measured: null, detail: { advertiser: null } });
-    expect(rss.ok).toBe(false);
-    expect(
-      evaluateTargets([], 100)
-        .slice(0, 2)
-        .every((target) => !target.ok),
-    ).toBe(true);
+    expect(target(targets, 'service / direct-SQL baseline throughput, keys spread, c=32').ok).toBe(true);
+    expect(target(targets, 'service / direct-SQL baseline throughput, keys spread, c=8').ok).toBe(false);
+    expect(target(targets, 'hot account')).toMatchObject({ ok: false, measured: null, detail: { advertiser: null } });
+    expect(target(targets, 'peak service RSS').ok).toBe(false);
+    expect(target(targets, 'framework floor / bare Hono throughput, c=8')).toMatchObject({ ok: false, measured: null });
+    const measuredByCells = evaluateTargets([], 100).filter((result) => !result.name.startsWith('peak service RSS'));
+    expect(measuredByCells.every((result) => !result.ok)).toBe(true);
   });
 
   it('scale: p50 on the large dataset over the small one, judged at c=8 on every operation', () => {

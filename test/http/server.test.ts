@@ -389,6 +389,57 @@ describe('requests refused or cut short at the edge, before any operation runs',
     },
   );
 
+  it(
+    "through Node, the edge's headers go out once each, lower-case: security, request id, credits, " +
+      'rate limit on a charged answer and on a 401; the docs page keeps its own policy',
+    async () => {
+      const namesOf = (answer: RawAnswer) =>
+        answer.raw
+          .split('\r\n\r\n')[0]
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.slice(0, line.indexOf(':')));
+      const edge = [
+        'content-security-policy',
+        'cache-control',
+        'x-content-type-options',
+        'x-frame-options',
+        'referrer-policy',
+        'x-request-id',
+      ];
+      const charged = await rawRequest(http.port, request(['Connection: close']));
+      expect(charged.status).toBe(200);
+      const billed = ['x-credits-charged', 'x-credits-remaining', 'ratelimit', 'ratelimit-policy'];
+      for (const name of [...edge, ...billed]) {
+        expect(
+          namesOf(charged).filter((line) => line === name),
+          name,
+        ).toEqual([name]);
+      }
+      expect(charged.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(charged.headers.get('x-credits-charged')).toBe('3');
+      expect(Number(charged.headers.get('content-length'))).toBe(Buffer.byteLength(charged.body));
+
+      const refused = await rawRequest(
+        http.port,
+        `GET ${CHARGED} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: alk_nope\r\nConnection: close\r\n\r\n`,
+      );
+      expect(refused.status).toBe(401);
+      for (const name of edge)
+        expect(
+          namesOf(refused).filter((line) => line === name),
+          name,
+        ).toEqual([name]);
+      for (const name of billed) expect(refused.headers.get(name), name).toBeNull();
+
+      const docs = await rawRequest(http.port, request(['Connection: close'], { target: '/docs' }));
+      expect(docs.status).toBe(200);
+      expect(namesOf(docs).filter((line) => line.toLowerCase() === 'content-security-policy')).toHaveLength(1);
+      expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
+    },
+  );
+
   it('two Host headers: 400 bad_request before any operation, free (RFC 9112 §3.2)', async () => {
     const before = await api.balanceOf(accountId);
     const answer = await rawRequest(
