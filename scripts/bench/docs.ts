@@ -230,6 +230,8 @@ npm run bench -- --scale --write-docs          # 1M and 20M side by side: the p5
 npm run bench -- --compare-only                # the same comparison from two saved full runs ` +
     `(bench/results-<size>.json)
 npm run bench -- --help                        # all options (operations, concurrencies, warm-up, ...)
+npm run bench:profile -- --save after --operations advertiser,account --concurrency 8 --duration 4 --rounds 1
+                                               # the same run with the service under V8's CPU profiler
 \`\`\`
 
 The dataset is the synthetic one of \`npm run generate-data\`, streamed through the real ingest

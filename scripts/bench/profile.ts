@@ -96,14 +96,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const { functions, places } = summarize(JSON.parse(fs.readFileSync(files[0], 'utf8')));
   const text = [
-    `Profile of the service (${files[0]}), \`npm run bench:profile -- ${args.join(' ')}\`:`,
+    `Profile of the service, \`npm run bench:profile -- ${args.join(' ')}\`:`,
     '',
     table('where the code lives', places.slice(0, 12)),
     '',
     table('function (self time)', functions.slice(0, 15)),
     '',
   ].join('\n');
-  console.log(`\n${text}`);
+  console.log(`\nThe profile: ${files[0]}\n\n${text}`);
   if (label !== undefined) {
     const file = path.join(projectRoot, 'bench', `profile-${label}.md`);
     fs.writeFileSync(file, text);
