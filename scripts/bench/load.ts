@@ -154,6 +154,55 @@ export function baselineMeasurement(
 async function driveService(url: string, spec: CellSpec, seconds: number, tally: Tally): Promise<number> {
   const startedAt = new Map<string, number>();
   let n = 0;
+  return driveHttp(url, spec, seconds, tally, {
+    setupRequest: (request) => {
+      const i = n++;
+      const account = spec.accounts[i % spec.accounts.length];
+      const value = spec.values.length > 0 ? spec.values[i % spec.values.length] : undefined;
+      const id = spec.ids.next();
+      spec.book.sent(id, account.index);
+      startedAt.set(id, performance.now());
+      return {
+        ...request,
+        method: 'GET',
+        path: requestPath(spec.operation, spec.parameter, value),
+        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': id },
+      };
+    },
+    onResponse: (status, _body, _context, headers) => {
+      const now = performance.now();
+      const id = header(headers as Record<string, string | string[]>, 'x-request-id');
+      const start = id === undefined ? undefined : startedAt.get(id);
+      if (id === undefined || start === undefined)
+        throw new Error(`an answer without the request id the harness sent (status ${status})`);
+      startedAt.delete(id);
+      const charged = Number(header(headers as Record<string, string | string[]>, 'x-credits-charged') ?? 0);
+      const remaining = Number(header(headers as Record<string, string | string[]>, 'x-credits-remaining'));
+      spec.book.answered(id, charged, remaining);
+      tally.answers += 1;
+      if (status === 404) tally.notFound += 1;
+      if ((status >= 200 && status < 300) || status === 404) {
+        tally.latencies.record(now - start);
+      } else {
+        tally.errors += 1;
+        tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
+      }
+    },
+  });
+}
+
+/**
+ * `spec.concurrency` keep-alive connections, each with one request in flight, for `seconds`;
+ * returns the wall time of the run. Connection errors and timeouts never reach `onResponse`
+ * (their requests stay unanswered in the charge book): they are counted here.
+ */
+async function driveHttp(
+  url: string,
+  spec: CellSpec,
+  seconds: number,
+  tally: Tally,
+  request: Pick<autocannon.Request, 'setupRequest' | 'onResponse'>,
+): Promise<number> {
   const started = performance.now();
   const result = await autocannon({
     url,
@@ -163,46 +212,9 @@ async function driveService(url: string, spec: CellSpec, seconds: number, tally:
     // How often autocannon looks at its stop flag, hence how closely a run keeps to `seconds`.
     sampleInt: 100,
     timeout: 30,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const i = n++;
-          const account = spec.accounts[i % spec.accounts.length];
-          const value = spec.values.length > 0 ? spec.values[i % spec.values.length] : undefined;
-          const id = spec.ids.next();
-          spec.book.sent(id, account.index);
-          startedAt.set(id, performance.now());
-          return {
-            ...request,
-            method: 'GET',
-            path: requestPath(spec.operation, spec.parameter, value),
-            headers: { authorization: `Bearer ${account.key}`, 'x-request-id': id },
-          };
-        },
-        onResponse: (status, _body, _context, headers) => {
-          const now = performance.now();
-          const id = header(headers as Record<string, string | string[]>, 'x-request-id');
-          const start = id === undefined ? undefined : startedAt.get(id);
-          if (id === undefined || start === undefined)
-            throw new Error(`an answer without the request id the harness sent (status ${status})`);
-          startedAt.delete(id);
-          const charged = Number(header(headers as Record<string, string | string[]>, 'x-credits-charged') ?? 0);
-          const remaining = Number(header(headers as Record<string, string | string[]>, 'x-credits-remaining'));
-          spec.book.answered(id, charged, remaining);
-          tally.answers += 1;
-          if (status === 404) tally.notFound += 1;
-          if ((status >= 200 && status < 300) || status === 404) {
-            tally.latencies.record(now - start);
-          } else {
-            tally.errors += 1;
-            tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
-          }
-        },
-      },
-    ],
+    requests: [request],
   });
   const elapsed = (performance.now() - started) / 1000;
-  // Connection errors and timeouts never reach onResponse; their requests stay unanswered in the book.
   if (result.errors > 0) {
     tally.errors += result.errors;
     tally.errorStatuses.socket = (tally.errorStatuses.socket ?? 0) + result.errors - result.timeouts;
@@ -221,43 +233,27 @@ export function bareMeasurement(url: string, spec: CellSpec, cpuUsed: () => numb
 
 async function driveBare(url: string, spec: CellSpec, seconds: number, tally: Tally): Promise<number> {
   let n = 0;
-  const started = performance.now();
-  const result = await autocannon({
-    url,
-    connections: spec.concurrency,
-    pipelining: 1,
-    duration: seconds,
-    sampleInt: 100,
-    timeout: 30,
-    requests: [
-      {
-        setupRequest: (request, context) => {
-          const account = spec.accounts[n++ % spec.accounts.length];
-          (context as { started?: number }).started = performance.now();
-          return {
-            ...request,
-            method: 'GET',
-            path: requestPath(spec.operation, null, undefined),
-            headers: { authorization: `Bearer ${account.key}`, 'x-request-id': spec.ids.next() },
-          };
-        },
-        onResponse: (status, _body, context) => {
-          const latency = performance.now() - (context as { started: number }).started;
-          tally.answers += 1;
-          if (status === 200) tally.latencies.record(latency);
-          else {
-            tally.errors += 1;
-            tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
-          }
-        },
-      },
-    ],
+  return driveHttp(url, spec, seconds, tally, {
+    setupRequest: (request, context) => {
+      const account = spec.accounts[n++ % spec.accounts.length];
+      (context as { started?: number }).started = performance.now();
+      return {
+        ...request,
+        method: 'GET',
+        path: requestPath(spec.operation, null, undefined),
+        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': spec.ids.next() },
+      };
+    },
+    onResponse: (status, _body, context) => {
+      const latency = performance.now() - (context as { started: number }).started;
+      tally.answers += 1;
+      if (status === 200) tally.latencies.record(latency);
+      else {
+        tally.errors += 1;
+        tally.errorStatuses[status] = (tally.errorStatuses[status] ?? 0) + 1;
+      }
+    },
   });
-  if (result.errors > 0) {
-    tally.errors += result.errors;
-    tally.errorStatuses.socket = (tally.errorStatuses.socket ?? 0) + result.errors;
-  }
-  return (performance.now() - started) / 1000;
 }
 
 /** The run the baseline's charges belong to: never registered, so no recovery pass ends it. */

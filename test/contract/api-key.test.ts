@@ -32,6 +32,15 @@ describe('API keys (docs/product-rules.md R4.2, R4.3, R4.10)', () => {
     expect(isWellFormedApiKey(key.replace('alk_', 'xyz_'))).toBe(false);
   });
 
+  it('keys issued before keep their checksum and hash: the check and the hash never change', () => {
+    // Issued by the admin command line on 2026-11-25, before the checksum and hash were rewritten
+    // for speed (issue 14); every key already handed to a customer must still be accepted as is.
+    const issued = 'alk_dyIH16bfCqNcFjkgDVbFUIeJIES6D1q94VCMjf';
+    expect(isWellFormedApiKey(issued)).toBe(true);
+    expect(isWellFormedApiKey(`${issued.slice(0, -1)}g`)).toBe(false);
+    expect(hashApiKey(issued).toString('hex')).toBe('a283988615b2f8f05125d534289458f061620d8e86694ccaf05f3d64c8221788');
+  });
+
   it('are stored only as a SHA-256 hash and a short display prefix', () => {
     const created = generateApiKey();
     expect(created.hash).toEqual(hashApiKey(created.key));
