@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isCalendarDate } from '../ingest/fields.ts';
 import { startProgress } from '../ingest/progress.ts';
+import { ORDERS, type Order } from '../synthetic/crawl-order.ts';
 import { DEFAULT_SEED } from '../synthetic/generator.ts';
 import { companionPath, writeDataset } from '../synthetic/write-files.ts';
 
@@ -46,6 +47,7 @@ interface Options {
   crawls?: string | false;
   labels?: string | false;
   today?: Date;
+  order: Order;
   progress: boolean;
 }
 
@@ -67,6 +69,14 @@ function buildProgram(io: GenerateIo): Command {
     .option('--labels <file>', 'labels file (default: beside --out, e.g. labels-N.ndjson; none with --out -)')
     .option('--no-labels', 'write no labels file')
     .option('--today <date>', 'last day of activity, YYYY-MM-DD (default: today, UTC)', day)
+    .addOption(
+      new Option(
+        '--order <order>',
+        'crawl: day by day, advertisers mixed, as real files come; sorted: grouped by advertiser and creative',
+      )
+        .choices(ORDERS)
+        .default('crawl'),
+    )
     .option('--no-progress', 'no progress bar or progress lines')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: (text) => io.err.write(text) })
@@ -91,6 +101,7 @@ function buildProgram(io: GenerateIo): Command {
           observations: options.observations,
           seed: options.seed,
           today: options.today ?? new Date(),
+          order: options.order,
           out,
           crawls: companion(options.crawls, 'crawls'),
           labels: companion(options.labels, 'labels'),

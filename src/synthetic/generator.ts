@@ -106,9 +106,9 @@ export const DEMO = {
 // ---------------------------------------------------------------------------------------------
 // Randomness: mulberry32 seeded per advertiser, so any advertiser can be regenerated on its own.
 
-type Rng = () => number;
+export type Rng = () => number;
 
-function mulberry32(seed: number): Rng {
+export function mulberry32(seed: number): Rng {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -120,7 +120,7 @@ function mulberry32(seed: number): Rng {
 }
 
 /** Mixes integers into one 32-bit seed (murmur3 finalizer per step). */
-function mix(...values: number[]): number {
+export function mix(...values: number[]): number {
   let h = 0x9e3779b9;
   for (const value of values) {
     h = Math.imul(h ^ (value >>> 0) ^ Math.floor(value / 4294967296), 0x85ebca6b);

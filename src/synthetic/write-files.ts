@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { constants, createGzip } from 'node:zlib';
 import { formatOfPath } from '../ingest/read-records.ts';
+import { inCrawlOrder, type Order } from './crawl-order.ts';
 import { generateDataset } from './generator.ts';
 
 export interface WrittenFile {
@@ -22,6 +23,8 @@ export interface WriteDatasetOptions {
   observations: number;
   seed: number;
   today: Date;
+  /** Crawl order (day by day, advertisers mixed), as real files come, or grouped by advertiser and creative. */
+  order?: Order;
   /** Observations file; `-` writes them to `stdout`. NDJSON or CSV by extension, gzip when it ends in `.gz`. */
   out: string;
   /** Companion files (same format); null for none. */
@@ -34,18 +37,19 @@ export interface WriteDatasetOptions {
 
 /**
  * Writes a synthetic dataset through the seeded generator, streaming: memory stays flat at any
- * size. The same options give the same bytes. The generator's population is sized a little
- * above the count asked for and cut there, since its sizes are approximate; the crawls and
- * labels cover that whole population, the few beyond the cut being crawled or labelled names
- * without observations.
+ * size (in crawl order it holds one week of records). The same options give the same bytes. The
+ * generator's population is sized a little above the count asked for and cut there, since its
+ * sizes are approximate; the crawls and labels cover that whole population, the few beyond the
+ * cut being crawled or labelled names without observations. Both orders hold the same records.
  */
 export async function writeDataset(options: WriteDatasetOptions): Promise<DatasetFiles> {
   const size = Math.ceil(options.observations * 1.15) + 5_000;
   const dataset = generateDataset({ seed: options.seed, size, today: options.today });
+  const observations = take(dataset.observations(), options.observations);
   const files: DatasetFiles = {
     observations: await writeRecords(
       options.out,
-      take(dataset.observations(), options.observations),
+      (options.order ?? 'crawl') === 'crawl' ? inCrawlOrder(observations, options.seed) : observations,
       options.stdout,
       options.onProgress,
     ),

@@ -98,6 +98,27 @@ describe('npm run generate-data', () => {
     );
   });
 
+  it('writes crawl order by default (day by day, advertisers mixed); --order sorted groups by advertiser', async () => {
+    const write = async (name: string, ...order: string[]) => {
+      const out = folder.file(name);
+      const args = ['--observations', '20000', '--today', '2026-03-01', '--no-crawls', '--no-labels', '--no-progress'];
+      expect((await generate(...args, '--out', out, ...order)).code).toBe(0);
+      return lines(fs.readFileSync(out, 'utf8')).map((line) => JSON.parse(line) as Record<string, string>);
+    };
+    const crawl = await write('crawl.ndjson');
+    const sorted = await write('sorted.ndjson', '--order', 'sorted');
+    const switches = (records: Record<string, string>[]) =>
+      records.filter((record, n) => n > 0 && record.advertiser_id !== records[n - 1].advertiser_id).length;
+
+    const days = crawl.map((record) => record.seen_on);
+    expect(days).toEqual([...days].sort());
+    // Mixed: most neighbours in a crawl file are two different advertisers; grouped, few are.
+    expect(switches(crawl)).toBeGreaterThan(crawl.length / 2);
+    expect(switches(sorted)).toBeLessThan(sorted.length / 10);
+    const canonical = (records: Record<string, string>[]) => records.map((record) => JSON.stringify(record)).sort();
+    expect(canonical(crawl)).toEqual(canonical(sorted));
+  });
+
   it('its files load through the ingest command with zero rejects, and carry the demo fixtures', async () => {
     const out = folder.file('load.csv.gz');
     expect((await generate('--observations', '25000', '--seed', '3', '--out', out, '--no-progress')).code).toBe(0);
@@ -122,7 +143,16 @@ describe('npm run generate-data', () => {
   });
 
   it('--out - writes the observations to standard output as the command line runs', async () => {
-    const result = await runCli('generate-data', ['--observations', '50', '--out', '-', '--today', '2026-03-01']);
+    const result = await runCli('generate-data', [
+      '--observations',
+      '50',
+      '--out',
+      '-',
+      '--today',
+      '2026-03-01',
+      '--order',
+      'sorted',
+    ]);
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toHaveLength(50);
     expect(JSON.parse(lines(result.stdout)[0])).toMatchObject({
@@ -135,7 +165,7 @@ describe('npm run generate-data', () => {
   it('--help, and bad usage exits 2 with a message', async () => {
     const help = await generate('--help');
     expect(help.code).toBe(0);
-    for (const option of ['--observations <n>', '--seed <n>', '--out <file>', '--today <date>'])
+    for (const option of ['--observations <n>', '--seed <n>', '--out <file>', '--today <date>', '--order <order>'])
       expect(help.out).toContain(option);
     expect((await generate('--seed', '1')).err).toContain("required option '--observations <n>' not specified");
     for (const argv of [
