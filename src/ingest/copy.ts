@@ -16,15 +16,23 @@ export function copyField(value: string | null): string {
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]) : value;
 }
 
+/** A COPY in progress on a connection: text goes to the server as it is written. */
+export interface CopyStream {
+  /** Sends text; resolves once the connection can take more, rejects once the copy failed. */
+  write(text: string): Promise<void>;
+  /** Ends the copy; resolves when the server has taken every row. */
+  end(): Promise<void>;
+}
+
 /**
- * Sends `chunks` (COPY text format: one line per row, fields separated by tabs) to
- * `COPY table FROM STDIN` on `connection`.
+ * Starts `COPY … FROM STDIN` (text format: one line per row, fields separated by tabs) on
+ * `connection`.
  *
  * postgres.js resolves a COPY query with its stream, so an error the server reports during the
  * copy can no longer reject the query's promise, and the stream never finishes: awaiting it alone
  * would hang. The query's reject hook is wrapped to surface that error instead.
  */
-export async function copyInto(connection: Connection, statement: string, chunks: readonly string[]): Promise<void> {
+export async function openCopy(connection: Connection, statement: string): Promise<CopyStream> {
   const query = connection.unsafe(statement) as postgres.PendingQuery<postgres.Row[]> & {
     reject?: (error: unknown) => void;
   };
@@ -39,9 +47,13 @@ export async function copyInto(connection: Connection, statement: string, chunks
   const stream = await Promise.race([query.writable(), failed]);
   const done = finished(stream);
   done.catch(() => {});
-  for (const chunk of chunks) {
-    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), failed, done]);
-  }
-  stream.end();
-  await Promise.race([done, failed]);
+  return {
+    async write(text) {
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), failed, done]);
+    },
+    async end() {
+      stream.end();
+      await Promise.race([done, failed]);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connection, copyField, copyInto } from '../../src/ingest/copy.ts';
+import { type Connection, copyField, openCopy } from '../../src/ingest/copy.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let db: TestDatabase;
@@ -14,7 +14,14 @@ afterAll(async () => {
   await db.drop();
 });
 
-describe('copyInto', () => {
+/** Sends `chunks` through one COPY, as a batch does. */
+async function copyInto(connection: Connection, statement: string, chunks: string[]): Promise<void> {
+  const copy = await openCopy(connection, statement);
+  for (const chunk of chunks) await copy.write(chunk);
+  await copy.end();
+}
+
+describe('openCopy', () => {
   it('copies text-format lines, escapes included, across chunks', async () => {
     const values = ['plain', 'tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', ''];
     const lines = values.map((value, i) => `${i}\t${copyField(value)}\n`);

@@ -480,3 +480,31 @@ describe('ingest observations: concurrent loads', () => {
     expect(a.rejected + b.rejected).toBe(300);
   });
 });
+
+describe('ingest observations: a load that fails part way', () => {
+  it('keeps the batches committed before the failure, leaves no transaction open; run again, completes', async () => {
+    // Batches of 2,000 rows send their text while they are read: the second one is being copied
+    // on the load's other connection when the first one's reject report fails.
+    const records = Array.from({ length: 6_000 }, (_, i) =>
+      observation({ creative_id: `CR-${i}`, country: i === 10 ? 'USA' : 'US' }),
+    );
+    const failing = ingestObservations(db.sql, records, {
+      today: TODAY,
+      batchSize: 2_000,
+      onReject: () => {
+        throw new Error('the rejects file cannot be written');
+      },
+    });
+    await expect(failing).rejects.toThrow('the rejects file cannot be written');
+
+    const [{ loaded }] = await db.sql`SELECT count(*)::integer AS loaded FROM observations`;
+    expect(loaded).toBe(2_000);
+    const open = await db.sql`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+    expect(open).toEqual([]);
+
+    const again = await ingest(records, 2_000);
+    expect(again).toMatchObject({ read: 6_000, new: 3_999, unchanged: 2_000, rejected: 1 });
+    expect(await checkAggregates(db.sql)).toEqual([]);
+  });
+});
