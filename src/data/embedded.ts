@@ -325,6 +325,15 @@ async function initdb(
   }
 }
 
+/**
+ * PostgreSQL's defaults are sized for a small shared machine: 128 MB of shared buffers hold
+ * little of a few million observations' keys, so a load in crawl order, which touches the
+ * observations' primary key everywhere, waits on reads and writes of evicted pages; and 1 GB of
+ * WAL between checkpoints makes a large load checkpoint every few seconds, each page it then
+ * touches written again whole. The buffers are allocated as they are used.
+ */
+const SERVER_SETTINGS = ['shared_buffers=1GB', 'max_wal_size=4GB'];
+
 async function startPostgres(
   binaries: Binaries,
   clusterDir: string,
@@ -332,7 +341,13 @@ async function startPostgres(
   user: ServerUser | undefined,
   log: (line: string) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  const child = spawnAs(binaries.postgres, ['-D', clusterDir, '-p', String(port)], user, path.dirname(clusterDir));
+  const settings = SERVER_SETTINGS.flatMap((setting) => ['-c', setting]);
+  const child = spawnAs(
+    binaries.postgres,
+    ['-D', clusterDir, '-p', String(port), ...settings],
+    user,
+    path.dirname(clusterDir),
+  );
   const output = collect(child, log);
   const ended = exited(child);
   await new Promise<void>((resolve, reject) => {
