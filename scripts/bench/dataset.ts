@@ -1,6 +1,7 @@
 import type { Sql } from '../../src/data/client.ts';
 import { type IngestSummary, ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
 import { startProgress } from '../../src/ingest/progress.ts';
+import { inCrawlOrder } from '../../src/synthetic/crawl-order.ts';
 import { DEFAULT_SEED, generateDataset } from '../../src/synthetic/generator.ts';
 import { BenchError } from './errors.ts';
 
@@ -92,10 +93,17 @@ export async function ensureDataset(
   const today = new Date(`${marker.today}T00:00:00Z`);
   // As writeDataset (src/synthetic/write-files.ts): a population a little above the count, cut there.
   const dataset = generateDataset({ seed: marker.seed, size: Math.ceil(observations * 1.15) + 5_000, today });
+  function* cut() {
+    let taken = 0;
+    for (const record of dataset.observations()) {
+      if (taken++ >= observations) return;
+      yield record;
+    }
+  }
+  // In crawl order, as `npm run generate-data` writes files and real files come.
   let read = 0;
   function* counted() {
-    for (const record of dataset.observations()) {
-      if (read >= observations) return;
+    for (const record of inCrawlOrder(cut(), dataset.seed)) {
       read += 1;
       yield record;
     }

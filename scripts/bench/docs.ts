@@ -129,18 +129,16 @@ ${cappedTable(results.cells)}`
 | :-- | :-- | :-- | :-- | :-- |
 | round trips of a billed request | 1 for key check + debit, 1 for the query | 2 (a 400: 1; a malformed key: 0) ` +
     `| yes | \`test/billing/round-trips.test.ts\` counts every statement the pool sends |
-| ingest, NDJSON file end to end | ≥ 100,000 observations/s | 43,000–53,000/s (2M, fresh database); 38,000/s on 20M ` +
-    `| **no** | \`time npm run ingest -- observations FILE\` on files from \`npm run generate-data\` ` +
-    `(22 Nov 2026, same machine) |
-| ingest memory | flat as the file grows | peak RSS 275 MB at 1M, 283 MB at 20M (4.9 GB file) | yes ` +
-    `| \`/usr/bin/time -v\` |
+| ingest, NDJSON file end to end | ≥ 100,000 observations/s | ${ingestFigures(resultsDir)} | **no** ` +
+    `| \`npm run bench:ingest -- --observations 5000000\` ([ingest.md](ingest.md)) |
+| ingest memory | flat as the file grows | peak RSS 508 MB at 1M, 525–550 MB at 5M (batches of 100,000) ` +
+    `| yes | \`npm run bench:ingest\` samples the ingest process's RSS |
 
-Ingest is held back by PostgreSQL itself: a new observation costs its single loading backend
-18–21 µs of CPU (about half the raw row with its primary key, half the five aggregate tables kept
-exact in the same transaction), and bare inserts without any checks still cost 12.8 µs, which caps
-one connection near 55,000 rows/s on this machine; Node's share (parsing, validation, COPY) is
-8–9 µs per row on the other core. Reaching 100,000/s needs the load split over several database
-connections, which is not built (see issue 5's note).
+Ingest is held back by PostgreSQL: applying a row of a crawl-order file costs it about 20 µs of CPU
+over some fifteen set-based statements, while Node reads and checks it in about 8 µs on the other
+core. [ingest.md](ingest.md) has the design, the cost of each stage, the physical limits of the
+same run (COPY into an unlogged table, and into a logged one with only the primary key) and what is
+left to reach the target.
 
 ### Where the request path spends its time (issue 14)
 
@@ -267,4 +265,18 @@ function requestPathSection(resultsDir: string): string {
     })
     .filter((part) => part !== null);
   return [story, ...profiles].join('\n\n');
+}
+
+/** The end-to-end ingest rates of bench/ingest.json (`npm run bench:ingest -- --write-docs`). */
+function ingestFigures(resultsDir: string): string {
+  const file = path.join(resultsDir, 'ingest.json');
+  if (!fs.existsSync(file)) return 'not measured yet (`npm run bench:ingest`)';
+  const results = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    observations: number;
+    measuredAt: string;
+    loads: { order: string; rowsPerSecond: number }[];
+  };
+  const n = (value: number) => Math.round(value).toLocaleString('en-US');
+  const rates = results.loads.map((load) => `${load.order} order ${n(load.rowsPerSecond)}/s`).join(', ');
+  return `${rates} (${n(results.observations)} observations, fresh database, ${results.measuredAt.slice(0, 10)})`;
 }
