@@ -393,16 +393,16 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
     // Identifier totals and current name. Every change carries a higher ingest_seq than anything
     // stored, so the identifier's most recent observation is either the stored one or the latest
     // change, whichever has the later (seen_on, ingest_seq). The span comes from the identifier's
-    // domains, a row for several changes, and the latest change lies on its last day.
+    // domains, a row for several changes.
     connection`
       WITH span AS (
         SELECT advertiser_id, min(first_seen) AS first_seen, max(last_seen) AS last_seen,
                (count(*) FILTER (WHERE new_pair))::integer AS landing_domains
         FROM ingest_pairs GROUP BY advertiser_id
       ), latest AS (
-        SELECT DISTINCT ON (c.advertiser_id) c.advertiser_id, c.advertiser_name, c.country, c.seen_on, c.ingest_seq
-        FROM ingest_changes c JOIN span s ON s.advertiser_id = c.advertiser_id AND s.last_seen = c.seen_on
-        ORDER BY c.advertiser_id, c.ingest_seq DESC
+        SELECT DISTINCT ON (advertiser_id) advertiser_id, advertiser_name, country, seen_on, ingest_seq
+        FROM ingest_changes
+        ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC
       ), claimed AS (
         SELECT owner AS advertiser_id, count(*)::integer AS creatives
         FROM ingest_claims WHERE fresh GROUP BY owner
