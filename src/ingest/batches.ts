@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Sql } from '../data/client.ts';
 import { type Connection, type CopyStream, openCopy } from './copy.ts';
 import { RecordRejected, reject } from './fields.ts';
@@ -196,8 +197,7 @@ export async function ingestInBatches(
 
   // Temp tables belong to a session: each connection has its own. While one batch is applied
   // on one, the next is read and copied on the other, so at most two batches are in flight.
-  const connections: Connection[] = [];
-  for (let n = 0; n < lanesOf(sql); n += 1) connections.push(await sql.reserve());
+  const connections = await reserveLanes(sql);
   const committed: (Promise<void> | undefined)[] = connections.map(() => undefined);
   let applying: Promise<void> | undefined;
   let count = 0;
@@ -284,12 +284,27 @@ export async function ingestInBatches(
   }
 }
 
+/** How long a load waits for its second connection before it runs on one. */
+const SECOND_LANE_WAIT_MS = 200;
+
 /**
  * Two connections when the pool has them, so that a batch is copied while the one before it is
- * applied; one otherwise (each batch then waits for the one before).
+ * applied; one otherwise (each batch then waits for the one before). The second is not waited
+ * for long: loads that each held one connection of a full pool and waited for another would wait
+ * for ever. One that comes too late is handed back as soon as it comes.
  */
-function lanesOf(sql: Sql): number {
-  return (sql.options.max ?? 10) >= 2 ? 2 : 1;
+async function reserveLanes(sql: Sql): Promise<Connection[]> {
+  const first = await sql.reserve();
+  if ((sql.options.max ?? 10) < 2) return [first];
+  const second = sql.reserve();
+  const late = setTimeout(SECOND_LANE_WAIT_MS, undefined, { ref: false });
+  const lane = await Promise.race([second, late]).catch((error: unknown) => {
+    first.release();
+    throw error;
+  });
+  if (lane !== undefined) return [first, lane];
+  void second.then((connection) => connection.release()).catch(() => {});
+  return [first];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/data/client.ts';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { observation, resetData, snapshot, TODAY } from './helpers.ts';
@@ -478,6 +479,27 @@ describe('ingest observations: concurrent loads', () => {
     // Every creative went to exactly one of the two loads; the other load rejected its rows.
     expect(a.new + b.new).toBe(300);
     expect(a.rejected + b.rejected).toBe(300);
+  });
+});
+
+describe('ingest observations: loads on a small pool', () => {
+  it('two loads at once on a pool of two connections both complete: neither waits for ever for a second', async () => {
+    const small = connect(db.url, 2);
+    try {
+      const load = (advertiserId: string) =>
+        ingestObservations(
+          small,
+          Array.from({ length: 3_000 }, (_, i) =>
+            observation({ creative_id: `${advertiserId}-${i}`, advertiser_id: advertiserId }),
+          ),
+          { today: TODAY, batchSize: 1_000 },
+        );
+      const [a, b] = await Promise.all([load('AR1'), load('AR2')]);
+      expect([a.new, b.new]).toEqual([3_000, 3_000]);
+      expect(await checkAggregates(db.sql)).toEqual([]);
+    } finally {
+      await small.end();
+    }
   });
 });
 
