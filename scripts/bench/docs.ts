@@ -274,9 +274,9 @@ function ingestFigures(resultsDir: string): string {
   const results = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     observations: number;
     measuredAt: string;
-    loads: { order: string; rowsPerSecond: number }[];
+    loads: { label: string; observations: number; rowsPerSecond: number }[];
   };
   const n = (value: number) => Math.round(value).toLocaleString('en-US');
-  const rates = results.loads.map((load) => `${load.order} order ${n(load.rowsPerSecond)}/s`).join(', ');
-  return `${rates} (${n(results.observations)} observations, fresh database, ${results.measuredAt.slice(0, 10)})`;
+  const rates = results.loads.map((load) => `${n(load.observations)}, ${load.label}: ${n(load.rowsPerSecond)}/s`);
+  return `${rates.join('; ')} (${results.measuredAt.slice(0, 10)})`;
 }

@@ -9,7 +9,9 @@
  *   unindexed UNLOGGED table of the same columns, and into a logged table with only the
  *   observation's primary key;
  * - each order loaded end to end by `npm run ingest` as an operator runs it (a process of its
- *   own, NDJSON file, fresh database), with its peak RSS, and checkAggregates afterwards.
+ *   own, NDJSON file, fresh database), with its peak RSS, and checkAggregates afterwards;
+ * - with `--increment-onto N`, a daily increment loaded the same way into a database of N
+ *   observations (see dailyIncrement).
  * Every figure is given beside the limits, as a ratio.
  */
 import { spawn } from 'node:child_process';
@@ -18,16 +20,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { finished } from 'node:stream/promises';
+import autocannon from 'autocannon';
 import { Command } from 'commander';
 import postgres from 'postgres';
 import { projectRoot } from '../../src/config.ts';
 import { rootDomain } from '../../src/contract/root-domain.ts';
 import { connect } from '../../src/data/client.ts';
-import { checkAggregates } from '../../src/ingest/index.ts';
-import { ORDERS, type Order } from '../../src/synthetic/crawl-order.ts';
+import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
+import { inCrawlOrder, ORDERS, type Order } from '../../src/synthetic/crawl-order.ts';
+import { generateDataset } from '../../src/synthetic/generator.ts';
 import { writeDataset } from '../../src/synthetic/write-files.ts';
+import { createBenchAccounts } from './accounts.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
-import { residentMb } from './service.ts';
+import { sampleParameters } from './parameters.ts';
+import { residentMb, startBenchService } from './service.ts';
 
 const FOLDER = path.join(projectRoot, '.data', 'bench', 'ingest');
 const RESULTS = path.join(projectRoot, 'bench', 'ingest.json');
@@ -43,9 +49,20 @@ const program = new Command()
   .option('--observations <n>', 'observations in the file', Number, 1_000_000)
   .option('--orders <list>', 'orders to load, comma-separated', 'crawl,sorted')
   .option('--batch-size <n>', 'passed to npm run ingest (default: its own)')
+  .option(
+    '--increment-onto <n>',
+    'also a daily increment (1M observations or n/5, crawl order, a quarter new) into a database of n',
+    Number,
+  )
   .option('--write-docs', 'write the results into bench/ingest.json and docs/ingest.md');
 program.parse();
-const options = program.opts<{ observations: number; orders: string; batchSize?: string; writeDocs?: boolean }>();
+const options = program.opts<{
+  observations: number;
+  orders: string;
+  batchSize?: string;
+  incrementOnto?: number;
+  writeDocs?: boolean;
+}>();
 const orders = options.orders.split(',') as Order[];
 for (const order of orders) if (!ORDERS.includes(order)) throw new Error(`unknown order ${order}`);
 const log = (line: string) => console.log(`[bench:ingest] ${line}`);
@@ -56,38 +73,27 @@ interface Limit {
   rowsPerSecond: number;
 }
 
+/** The service's advertiser lookups (c=8) on the database, idle and while the load ran. */
+interface Lookups {
+  idleP99Ms: number;
+  duringP99Ms: number;
+  idleRequestsPerSecond: number;
+  duringRequestsPerSecond: number;
+  /** Answers other than 200, socket errors and timeouts, while the load ran. */
+  duringErrors: number;
+}
+
 interface Load {
-  order: Order;
+  /** What was loaded into what. */
+  label: string;
+  lookups?: Lookups;
+  /** Observations in the file. */
+  observations: number;
   seconds: number;
   rowsPerSecond: number;
   peakRssMb: number | null;
   summary: Record<string, unknown>;
   aggregatesExact: boolean;
-}
-
-fs.mkdirSync(FOLDER, { recursive: true });
-const server = await openBenchServer(process.env.DATABASE_URL, log);
-try {
-  const files = Object.fromEntries(await Promise.all(orders.map(async (order) => [order, await dataset(order)])));
-  const limits = await physicalLimits(server, await copyText(files.crawl ?? files[orders[0]]));
-  const loads: Load[] = [];
-  for (const order of orders) loads.push(await loadEndToEnd(server, order, files[order]));
-  const results = {
-    measuredAt: new Date().toISOString(),
-    observations: options.observations,
-    batchSize: options.batchSize ?? 'default',
-    server: server.description,
-    limits,
-    loads,
-  };
-  console.log(report(results));
-  if (options.writeDocs) {
-    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    writeDocs(report(results));
-    log(`wrote ${path.relative(projectRoot, RESULTS)} and ${path.relative(projectRoot, DOCS)}`);
-  }
-} finally {
-  await server.close();
 }
 
 async function dataset(order: Order): Promise<string> {
@@ -162,8 +168,13 @@ async function physicalLimits(server: BenchServer, copyFile: string): Promise<Li
   return limits;
 }
 
-async function loadEndToEnd(server: BenchServer, order: Order, file: string): Promise<Load> {
-  const url = await freshDatabase(server, `alk_ingest_${order}`, true);
+async function loadEndToEnd(
+  url: string,
+  label: string,
+  file: string,
+  observations: number,
+  beside?: () => { done(): Promise<Lookups> },
+): Promise<Load> {
   const batch = options.batchSize === undefined ? [] : ['--batch-size', options.batchSize];
   const args = ['--import', 'tsx', 'src/cli/ingest.ts', 'observations', file, '--json', '--no-progress', ...batch];
   log(`loading ${path.relative(projectRoot, file)}`);
@@ -175,6 +186,7 @@ async function loadEndToEnd(server: BenchServer, order: Order, file: string): Pr
   });
   let stdout = '';
   child.stdout.on('data', (data: Buffer) => (stdout += data));
+  const lookups = beside?.();
   let peak = null as number | null;
   const sampler = setInterval(() => {
     const mb = residentMb(child.pid!);
@@ -183,23 +195,183 @@ async function loadEndToEnd(server: BenchServer, order: Order, file: string): Pr
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
+  const measured = await lookups?.done();
   if (code !== 0) throw new Error(`npm run ingest exited ${code}`);
   const summary = JSON.parse(stdout);
   const sql = connect(url, 1);
   const problems = await checkAggregates(sql);
   await sql.end();
   log(
-    `${order}: ${seconds.toFixed(1)} s, peak RSS ${peak?.toFixed(0)} MB, ` +
+    `${label}: ${seconds.toFixed(1)} s, peak RSS ${peak?.toFixed(0)} MB, ` +
       `aggregates ${problems.length ? 'WRONG' : 'exact'}`,
   );
   return {
-    order,
+    label,
+    ...(measured && { lookups: measured }),
+    observations,
     seconds,
-    rowsPerSecond: options.observations / seconds,
+    rowsPerSecond: observations / seconds,
     peakRssMb: peak,
     summary,
     aggregatesExact: problems.length === 0,
   };
+}
+
+/** The increment: a million rows, or a fifth of a smaller base; a quarter of it new. */
+const incrementOf = (base: number) => Math.min(1_000_000, Math.floor(base / 5));
+
+/**
+ * The daily increment: 1,000,000 observations in crawl order, a quarter of them new and the rest
+ * already loaded, into a database of `base` observations. The base is the generator's first
+ * `base` records, loaded once in-process into its own database and kept (a later run reuses it);
+ * the increment goes into a copy of it, so every run starts from the same base. The increment's
+ * known rows are every k-th record of the base, its new ones the generator's next records.
+ */
+async function dailyIncrement(server: BenchServer, base: number): Promise<Load> {
+  const increment = incrementOf(base);
+  const fresh = Math.floor(increment / 4);
+  const size = (count: number) => Math.ceil(count * 1.15) + 5_000;
+  const baseName = `alk_ingest_base_${base}`;
+  const sql = connect(await ensureDatabase(server, baseName), 4);
+  try {
+    const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
+    if (loaded !== base) {
+      log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
+      const dataset = generateDataset({ seed: SEED, size: size(base), today: TODAY });
+      await ingestObservations(sql, take(dataset.observations(), base), { today: TODAY });
+      // As after any large load: statistics for the planner.
+      await sql`ANALYZE`;
+    }
+  } finally {
+    await sql.end();
+  }
+
+  const file = path.join(FOLDER, `increment-${increment}-onto-${base}.ndjson`);
+  if (!fs.existsSync(file)) {
+    const known = increment - fresh;
+    const every = Math.floor(base / known);
+    const generated = generateDataset({ seed: SEED, size: size(base + fresh), today: TODAY });
+    function* records() {
+      let n = 0;
+      for (const record of generated.observations()) {
+        if (n >= base + fresh) return;
+        if (n >= base || (n % every === 0 && n / every < known)) yield record;
+        n += 1;
+      }
+    }
+    const fd = fs.openSync(`${file}.partial`, 'w');
+    let text = '';
+    for (const record of inCrawlOrder(records(), SEED)) {
+      text += `${JSON.stringify(record)}\n`;
+      if (text.length >= 1 << 20) {
+        fs.writeSync(fd, text);
+        text = '';
+      }
+    }
+    fs.writeSync(fd, text);
+    fs.closeSync(fd);
+    fs.renameSync(`${file}.partial`, file);
+  }
+
+  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe('DROP DATABASE IF EXISTS alk_ingest_increment');
+    await admin.unsafe(`CREATE DATABASE alk_ingest_increment TEMPLATE ${baseName} STRATEGY FILE_COPY`);
+  } finally {
+    await admin.end();
+  }
+  const url = server.urlOf('alk_ingest_increment');
+  const setup = connect(url, 4);
+  const keys = (await createBenchAccounts(setup, { count: 20, credits: 1_000_000_000, tag: 'ingest' })).map(
+    (account) => account.key,
+  );
+  const names = (await sampleParameters(setup, 1_000)).names;
+  await setup.end();
+  const service = await startBenchService(url, '/dev/null');
+  try {
+    const idle = await lookupCell(service.url, keys, names, IDLE_SECONDS).result;
+    log(`lookups, idle: p99 ${idle.p99} ms at ${idle.requestsPerSecond.toFixed(0)} req/s`);
+    return await loadEndToEnd(
+      url,
+      `a quarter new, crawl order, into ${base.toLocaleString('en-US')}`,
+      file,
+      increment,
+      () => {
+        const during = lookupCell(service.url, keys, names);
+        return {
+          async done() {
+            during.stop();
+            const result = await during.result;
+            return {
+              idleP99Ms: idle.p99,
+              duringP99Ms: result.p99,
+              idleRequestsPerSecond: idle.requestsPerSecond,
+              duringRequestsPerSecond: result.requestsPerSecond,
+              duringErrors: result.errors,
+            };
+          },
+        };
+      },
+    );
+  } finally {
+    await service.stop();
+  }
+}
+
+const IDLE_SECONDS = 15;
+
+/**
+ * Advertiser lookups by name on 8 connections, each key in turn: for `seconds`, or until stopped.
+ * Every answer but a 200 counts as an error.
+ */
+function lookupCell(
+  url: string,
+  keys: string[],
+  names: string[],
+  seconds = 3_600,
+): { stop(): void; result: Promise<{ p99: number; requestsPerSecond: number; errors: number }> } {
+  let n = 0;
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<{ p99: number; requestsPerSecond: number; errors: number }>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url,
+        connections: 8,
+        duration: seconds,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const i = n++;
+              return {
+                ...request,
+                method: 'GET',
+                path: `/api/v1/advertiser?name=${encodeURIComponent(names[i % names.length])}`,
+                headers: { authorization: `Bearer ${keys[i % keys.length]}` },
+              };
+            },
+          },
+        ],
+      },
+      (error, done) => {
+        if (error) reject(error);
+        else
+          resolve({
+            p99: done.latency.p99,
+            requestsPerSecond: done.requests.average,
+            errors: done.non2xx + done.errors + done.timeouts,
+          });
+      },
+    );
+  });
+  return { stop: () => instance?.stop(), result };
+}
+
+function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+  let taken = 0;
+  for (const item of items) {
+    if (taken++ >= count) return;
+    yield item;
+  }
 }
 
 async function freshDatabase(server: BenchServer, name: string, migrated: boolean): Promise<string> {
@@ -221,6 +393,7 @@ async function freshDatabase(server: BenchServer, name: string, migrated: boolea
 
 function report(results: {
   measuredAt: string;
+  command: string;
   observations: number;
   batchSize: string;
   server: string;
@@ -230,9 +403,9 @@ function report(results: {
   const n = (value: number) => Math.round(value).toLocaleString('en-US');
   const raw = results.limits[0].rowsPerSecond;
   const lines = [
-    `${n(results.observations)} observations, ${results.server}, batch size ${results.batchSize}, ` +
+    `${results.server}, batch size ${results.batchSize}, ` +
       `measured ${results.measuredAt.slice(0, 10)} ` +
-      `(\`npm run bench:ingest -- --observations ${results.observations}\`).`,
+      `(\`npm run bench:ingest -- ${results.command}\`).`,
     '',
     '| what | seconds | rows/s | / raw COPY | peak RSS (MB) | aggregates |',
     '| :-- | --: | --: | --: | --: | :-- |',
@@ -243,11 +416,27 @@ function report(results: {
     ),
     ...results.loads.map(
       (load) =>
-        `| \`npm run ingest\`, ${load.order} order, fresh database | ${load.seconds.toFixed(1)} | ` +
+        `| \`npm run ingest\`, ${n(load.observations)} observations, ${load.label} | ${load.seconds.toFixed(1)} | ` +
         `${n(load.rowsPerSecond)} | ${(load.rowsPerSecond / raw).toFixed(2)} | ${load.peakRssMb?.toFixed(0) ?? ''} | ` +
         `${load.aggregatesExact ? 'exact' : '**wrong**'} |`,
     ),
   ];
+  const beside = results.loads.filter((load) => load.lookups !== undefined);
+  if (beside.length > 0)
+    lines.push(
+      '',
+      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships):',
+      '',
+      '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors |',
+      '| :-- | --: | --: | --: | --: | --: | --: |',
+      ...beside.map(({ label, lookups }) => {
+        const l = lookups!;
+        return (
+          `| ${label} | ${l.idleP99Ms} | ${l.duringP99Ms} | ${(l.duringP99Ms / l.idleP99Ms).toFixed(2)} | ` +
+          `${n(l.idleRequestsPerSecond)} | ${n(l.duringRequestsPerSecond)} | ${l.duringErrors} |`
+        );
+      }),
+    );
   return lines.join('\n');
 }
 
@@ -261,3 +450,41 @@ function writeDocs(table: string): void {
   if (from === -1 || to === -1) throw new Error(`${DOCS} has no ${start} … ${end} section`);
   fs.writeFileSync(DOCS, `${text.slice(0, from + start.length)}\n${table}\n${text.slice(to)}`);
 }
+
+/** Runs what the options ask for and reports it. */
+async function main(): Promise<void> {
+  fs.mkdirSync(FOLDER, { recursive: true });
+  const server = await openBenchServer(process.env.DATABASE_URL, log);
+  try {
+    const files = Object.fromEntries(await Promise.all(orders.map(async (order) => [order, await dataset(order)])));
+    const limits = await physicalLimits(server, await copyText(files.crawl ?? files[orders[0]]));
+    const loads: Load[] = [];
+    for (const order of orders) {
+      const url = await freshDatabase(server, `alk_ingest_${order}`, true);
+      loads.push(await loadEndToEnd(url, `${order} order, fresh database`, files[order], options.observations));
+    }
+    if (options.incrementOnto !== undefined) loads.push(await dailyIncrement(server, options.incrementOnto));
+    const results = {
+      measuredAt: new Date().toISOString(),
+      command: process.argv
+        .slice(2)
+        .filter((arg) => arg !== '--write-docs')
+        .join(' '),
+      observations: options.observations,
+      batchSize: options.batchSize ?? 'default',
+      server: server.description,
+      limits,
+      loads,
+    };
+    console.log(report(results));
+    if (options.writeDocs) {
+      fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+      writeDocs(report(results));
+      log(`wrote ${path.relative(projectRoot, RESULTS)} and ${path.relative(projectRoot, DOCS)}`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+await main();
