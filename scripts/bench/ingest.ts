@@ -29,7 +29,7 @@ import { connect } from '../../src/data/client.ts';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
 import { inCrawlOrder, ORDERS, type Order } from '../../src/synthetic/crawl-order.ts';
 import { generateDataset } from '../../src/synthetic/generator.ts';
-import { writeDataset } from '../../src/synthetic/write-files.ts';
+import { take, writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
 import { sampleParameters } from './parameters.ts';
@@ -364,14 +364,6 @@ function lookupCell(
     );
   });
   return { stop: () => instance?.stop(), result };
-}
-
-function* take<T>(items: Iterable<T>, count: number): Generator<T> {
-  let taken = 0;
-  for (const item of items) {
-    if (taken++ >= count) return;
-    yield item;
-  }
 }
 
 async function freshDatabase(server: BenchServer, name: string, migrated: boolean): Promise<string> {

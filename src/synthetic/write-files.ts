@@ -72,7 +72,8 @@ export function companionPath(out: string, kind: 'crawls' | 'labels'): string {
   return path.join(path.dirname(out), `${base.slice(0, match.index)}.${kind}${match[0]}`);
 }
 
-function* take<T>(items: Iterable<T>, count: number): Generator<T> {
+/** The first `count` items. */
+export function* take<T>(items: Iterable<T>, count: number): Generator<T> {
   if (count <= 0) return;
   let taken = 0;
   for (const item of items) {
