@@ -17,8 +17,12 @@ import type { AppEnv } from './app-env.ts';
  * when it is one the service serves (an unknown path is caller input and could hold anything, a
  * key included), the query string is never logged, and no header is.
  */
-export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: Metrics }) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: Metrics }) => {
+  // The line of an answered request holds only the fields below, none of them caller input beyond
+  // the method, so the logger's redaction (defence in depth for lines that carry objects, such as
+  // an error's) has nothing to find in it; skipping it saves about 5 µs per request.
+  const requestLog = logger.child({}, { redact: [] });
+  return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
     await next();
     const milliseconds = performance.now() - started;
@@ -47,9 +51,10 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
     } else if (c.get('billingFault') !== undefined) {
       logger.warn(line, 'request answered; billing step failed after it');
     } else {
-      logger.info(line, 'request');
+      requestLog.info(line, 'request');
     }
   });
+};
 
 /**
  * The operation a request addressed and the served path it matched, from the service's own
