@@ -78,4 +78,30 @@ describe('the names and domain stems similar matches are found in', () => {
       'landing_domain_stems: 1 row(s) missing or wrong, 0 row(s) extra or wrong',
     ]);
   });
+
+  it('hold at most 256 kB of unmerged names after a load, which every misspelled name would read', async () => {
+    await resetData(db.sql);
+    await db.sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`;
+    // 20,000 new names and stems: some 5 MB of trigram entries, more than PostgreSQL's 4 MB default.
+    await ingestObservations(
+      db.sql,
+      Array.from({ length: 20_000 }, (_, i) =>
+        observation({
+          creative_id: `C${i}`,
+          advertiser_id: `AR${i}`,
+          advertiser_name: `Company number ${i} of the pending list`,
+          landing_url: `https://pending-list-${i}.com/`,
+        }),
+      ),
+      { today: TODAY },
+    );
+    for (const index of ['advertiser_names_by_trigrams', 'landing_domain_stems_by_trigrams']) {
+      const [{ pending_pages: pages }] = await db.sql<{ pending_pages: number }[]>`
+        SELECT pending_pages FROM pgstatginindex(${index}::regclass)`;
+      expect(pages, index).toBeLessThanOrEqual(256 / 8);
+    }
+    expect(await similarNames(db.sql, 'Company numbr 19999 of the pending list')).toContain(
+      'Company number 19999 of the pending list',
+    );
+  });
 });
