@@ -203,7 +203,7 @@ async function measureTogether(measurements: Measurement[], options: Options, la
 /** Answers the service gave in the measured windows (every cell but the baseline's and bare Hono's). */
 const servedAnswers = (cells: CellResult[]) =>
   cells
-    .filter((cell) => cell.mode !== 'baseline' && cell.mode !== 'bare')
+    .filter((cell) => cell.mode !== 'baseline' && cell.mode !== 'bare' && cell.mode !== 'bare-work')
     .reduce((sum, cell) => sum + cell.requests, 0);
 
 function machine(postgres: string, loadStart: number[]): Machine {
@@ -229,7 +229,7 @@ function runBenchmark(options: Options): Promise<BenchResults> {
     const operations = operationsByLabel(options.operations);
     await target.preflight(operations);
 
-    const totalCells = options.concurrency.length * (2 + operations.length * 4);
+    const totalCells = options.concurrency.length * (3 + operations.length * 4);
     log(
       `Measuring ${totalCells} cells of ${options.warmup} s warm-up + ` +
         `${options.duration} s each, in ${options.rounds} interleaved rounds (about ` +
@@ -251,10 +251,14 @@ function runBenchmark(options: Options): Promise<BenchResults> {
         );
       }
       // Last, so that the whole stack is warm when the floor is measured; beside it, in the same
-      // interleaved rounds, bare Hono answering the same request.
+      // interleaved rounds, bare Hono answering the same request, alone and with a few µs of work.
       cells.push(
         ...(await measureTogether(
-          [target.measurement('floor', null, concurrency), target.measurement('bare', null, concurrency)],
+          [
+            target.measurement('floor', null, concurrency),
+            target.measurement('bare', null, concurrency),
+            target.measurement('bare-work', null, concurrency),
+          ],
           options,
         )),
       );

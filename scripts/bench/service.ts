@@ -45,8 +45,8 @@ export function startBenchService(databaseUrl: string, requestLog: string): Prom
 }
 
 /** Starts scripts/bench/bare-hono.ts: the bare Hono cell's server, run like the service. */
-export function startBareHono(): Promise<BenchService> {
-  return startServerProcess('scripts/bench/bare-hono.ts', {});
+export function startBareHono(workMicros = 0): Promise<BenchService> {
+  return startServerProcess('scripts/bench/bare-hono.ts', { BENCH_BARE_WORK_US: String(workMicros) });
 }
 
 /** A server script as its own process, ready once it printed its URL as one JSON line on standard output. */

@@ -56,6 +56,6 @@ export interface CellResult {
   cpuMicrosPerRequest?: number | null;
 }
 
-export type CellMode = 'service' | 'hot' | 'capped' | 'baseline' | 'floor' | 'bare';
+export type CellMode = 'service' | 'hot' | 'capped' | 'baseline' | 'floor' | 'bare' | 'bare-work';
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -8,6 +8,7 @@ import { ChargeBook, type CheckOutcome, checkAccounts, checkCapSpend } from './c
 import { type BenchServer, databaseName, ensureDatabase, openPool } from './database.ts';
 import { type DatasetLoad, ensureDataset } from './dataset.ts';
 import { BenchError } from './errors.ts';
+import { BARE_WORK_LABEL, BARE_WORK_MICROS } from './floor-path.ts';
 import { bareMeasurement, baselineMeasurement, type CellSpec, type Measurement, serviceMeasurement } from './load.ts';
 import { BENCH_OPERATIONS, type BenchOperation, FLOOR_OPERATION, requestPath } from './operations.ts';
 import { type Parameters, sampleParameters } from './parameters.ts';
@@ -55,6 +56,8 @@ export class BenchTarget {
     readonly requestLog: string,
     /** The bare Hono cell's server (./bare-hono.ts). */
     private readonly bare: BenchService,
+    /** The same, busy for `BARE_WORK_MICROS` per answer: the floor target's calibration. */
+    private readonly bareWithWork: BenchService,
   ) {}
 
   /** Opens a size; `defer` receives what to close when the run ends (or is interrupted), in order of opening. */
@@ -96,6 +99,8 @@ export class BenchTarget {
     );
     const bare = await startBareHono();
     defer(() => bare.stop());
+    const bareWithWork = await startBareHono(BARE_WORK_MICROS);
+    defer(() => bareWithWork.stop());
     const baselinePool = openPool(url, options.poolSize);
     defer(() => baselinePool.end({ timeout: 5 }));
     return new BenchTarget(
@@ -116,6 +121,7 @@ export class BenchTarget {
       options.warmup,
       requestLog,
       bare,
+      bareWithWork,
     );
   }
 
@@ -156,7 +162,7 @@ export class BenchTarget {
   private spec(mode: CellMode, operation: BenchOperation | null, concurrency: number): CellSpec {
     return {
       mode,
-      label: operation?.label ?? (mode === 'bare' ? 'bare hono' : 'floor'),
+      label: operation?.label ?? (mode === 'bare' ? 'bare hono' : mode === 'bare-work' ? BARE_WORK_LABEL : 'floor'),
       operation: operation?.contract ?? FLOOR_OPERATION,
       parameter: operation?.parameter ?? null,
       values: this.valuesOf(operation),
@@ -176,7 +182,10 @@ export class BenchTarget {
       return baselineMeasurement(this.baselinePool, spec, operation.lookup);
     }
     // The bare cell's memory is its own server's, not the service's: no RSS window, its own CPU time.
-    if (mode === 'bare') return bareMeasurement(this.bare.url, spec, () => cpuSeconds(this.bare.pid));
+    if (mode === 'bare' || mode === 'bare-work') {
+      const server = mode === 'bare' ? this.bare : this.bareWithWork;
+      return bareMeasurement(server.url, spec, () => cpuSeconds(server.pid));
+    }
     return serviceMeasurement(
       this.service.url,
       spec,

@@ -147,6 +147,20 @@ describe('benchmark targets (issues 5, 13 and 14)', () => {
     expect(table.find((line) => line.startsWith('| framework floor | 32 |'))).toContain('| 4,900 |');
   });
 
+  it('the floor target shows its calibration beside it: bare Hono with 15 µs of work per answer, over bare Hono', () => {
+    const cells = [
+      cell('floor', 'floor', 8, 5000),
+      cell('bare', 'bare hono', 8, 10000),
+      cell('bare-work', 'bare Hono + 15 µs', 8, 5500),
+    ];
+    expect(target(evaluateTargets(cells, 1), 'framework floor / bare Hono throughput, c=8')).toMatchObject({
+      measured: 0.5,
+      detail: { 'bare Hono + 15 µs': 0.55 },
+    });
+    const table = resultsTable({ cells }).split('\n');
+    expect(table.find((line) => line.startsWith('| bare Hono + 15 µs | 8 |'))).toContain('| 5,500 |');
+  });
+
   it('capped/spread: the billed operations pooled at c=32 (≥ 0.95), each one shown, the free account outside', () => {
     const cells = [
       cell('service', 'advertiser', 32, 1000),
