@@ -198,8 +198,9 @@ ${scaleSection}
 - **bare Hono**: \`scripts/bench/bare-hono.ts\`, its own process run like the service: @hono/node-server ` +
     `with one route and no middleware, sent the floor's request (key and request id included) and answering the ` +
     `same JSON; measured in the same interleaved rounds as the floor.
-- **${BARE_WORK_LABEL}**: the same bare Hono, kept busy for ${BARE_WORK_MICROS} µs of CPU before each answer, in the same ` +
-    `rounds: the floor target's calibration (what so little work per answer does to the throughput it compares).
+- **${BARE_WORK_LABEL}**: the same bare Hono, kept busy for ${BARE_WORK_MICROS} µs of CPU before each answer, ` +
+    `in the same rounds: the floor target's calibration (what so little work per answer does to the ` +
+    `throughput it compares).
 - **framework floor**: a route that does no database work behind the whole middleware stack (request id, ` +
     `contract routing, authentication, billing; it never calls \`debit()\`): the most the HTTP layer can answer ` +
     `on this machine.

@@ -147,7 +147,7 @@ describe('benchmark targets (issues 5, 13 and 14)', () => {
     expect(table.find((line) => line.startsWith('| framework floor | 32 |'))).toContain('| 4,900 |');
   });
 
-  it('the floor target shows its calibration beside it: bare Hono with 15 µs of work per answer, over bare Hono', () => {
+  it('the floor target shows its calibration: bare Hono with 15 µs of work per answer, over bare Hono', () => {
     const cells = [
       cell('floor', 'floor', 8, 5000),
       cell('bare', 'bare hono', 8, 10000),
