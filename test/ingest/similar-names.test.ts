@@ -104,4 +104,23 @@ describe('the names and domain stems similar matches are found in', () => {
       'Company number 19999 of the pending list',
     );
   });
+
+  it("are written in their search keys' order, so names alike share pages", async () => {
+    await resetData(db.sql);
+    await ingestObservations(
+      db.sql,
+      ['delta Tools', 'Alpha Tools', 'gamma Tools', 'Beta Tools', 'alpha Tools'].map((name, i) =>
+        observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name }),
+      ),
+      { today: TODAY },
+    );
+    const stored = await db.sql<{ name: string }[]>`SELECT name FROM advertiser_names ORDER BY ctid`;
+    expect(stored.map((row) => row.name)).toEqual([
+      'Alpha Tools',
+      'alpha Tools',
+      'Beta Tools',
+      'delta Tools',
+      'gamma Tools',
+    ]);
+  });
 });
