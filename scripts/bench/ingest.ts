@@ -32,6 +32,7 @@ import { generateDataset } from '../../src/synthetic/generator.ts';
 import { take, writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
+import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
 import { residentMb, startBenchService } from './service.ts';
 
@@ -330,7 +331,6 @@ function lookupCell(
   names: string[],
   seconds = 3_600,
 ): { stop(): void; result: Promise<{ p99: number; requestsPerSecond: number; errors: number }> } {
-  let n = 0;
   let instance: autocannon.Instance | undefined;
   const result = new Promise<{ p99: number; requestsPerSecond: number; errors: number }>((resolve, reject) => {
     instance = autocannon(
@@ -338,19 +338,7 @@ function lookupCell(
         url,
         connections: 8,
         duration: seconds,
-        requests: [
-          {
-            setupRequest: (request) => {
-              const i = n++;
-              return {
-                ...request,
-                method: 'GET',
-                path: `/api/v1/advertiser?name=${encodeURIComponent(names[i % names.length])}`,
-                headers: { authorization: `Bearer ${keys[i % keys.length]}` },
-              };
-            },
-          },
-        ],
+        requests: keyedGets(keys, (i) => `/api/v1/advertiser?name=${encodeURIComponent(names[i % names.length])}`),
       },
       (error, done) => {
         if (error) reject(error);

@@ -10,6 +10,24 @@ import { type ParameterKind, requestPath } from './operations.ts';
 import { BENCH_RATE_LIMIT } from './service.ts';
 import { type CellMode, type CellResult, LatencyRecorder, round } from './stats.ts';
 
+/** Autocannon's requests for side runs: GETs of `path(i)`, the i-th sent with the keys in turn. */
+export function keyedGets(keys: readonly string[], path: (i: number) => string): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const i = n++;
+        return {
+          ...request,
+          method: 'GET',
+          path: path(i),
+          headers: { authorization: `Bearer ${keys[i % keys.length]}` },
+        };
+      },
+    },
+  ];
+}
+
 /** One cell: an operation at a concurrency, its requests spread round-robin over `accounts` and `values`. */
 export interface CellSpec {
   mode: CellMode;

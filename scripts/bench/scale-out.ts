@@ -21,6 +21,7 @@ import { generateDataset } from '../../src/synthetic/generator.ts';
 import { loadDataset } from '../../src/synthetic/load.ts';
 import { startStreamingPair } from '../streaming-replica.ts';
 import { createBenchAccounts } from './accounts.ts';
+import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
 
 interface Layout {
@@ -195,27 +196,8 @@ async function measure(
   keys: string[],
   operation: { label: string; path: (i: number) => string },
 ): Promise<Cell> {
-  const run = (url: string, connections: number) => {
-    let n = 0;
-    return autocannon({
-      url,
-      connections,
-      duration: options.duration,
-      requests: [
-        {
-          setupRequest: (request) => {
-            const i = n++;
-            return {
-              ...request,
-              method: 'GET',
-              path: operation.path(i),
-              headers: { authorization: `Bearer ${keys[i % keys.length]}` },
-            };
-          },
-        },
-      ],
-    });
-  };
+  const run = (url: string, connections: number) =>
+    autocannon({ url, connections, duration: options.duration, requests: keyedGets(keys, operation.path) });
   const share = Math.floor(options.connections / urls.length);
   const results = await Promise.all(urls.map((url) => run(url, share)));
   const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
