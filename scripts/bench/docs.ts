@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../../src/config.ts';
 import { BenchError } from './errors.ts';
 import { BARE_WORK_LABEL, BARE_WORK_MICROS } from './floor-path.ts';
+import { ceiling, type IngestResults } from './ingest-report.ts';
 import {
   type BenchResults,
   cappedTable,
@@ -132,14 +133,14 @@ ${cappedTable(results.cells)}`
     `| yes | \`test/billing/round-trips.test.ts\` counts every statement the pool sends |
 | ingest, NDJSON file end to end | ≥ 100,000 observations/s | ${ingestFigures(resultsDir)} | **no** ` +
     `| \`npm run bench:ingest -- --observations 5000000\` ([ingest.md](ingest.md)) |
-| ingest memory | flat as the file grows | peak RSS 508 MB at 1M, 525–550 MB at 5M (batches of 100,000) ` +
+| ingest memory | flat as the file grows | peak RSS 482–508 MB at 1M, 521–550 MB at 5M (batches of 100,000) ` +
     `| yes | \`npm run bench:ingest\` samples the ingest process's RSS |
 
-Ingest is held back by PostgreSQL: applying a row of a crawl-order file costs it about 20 µs of CPU
-over some fifteen set-based statements, while Node reads and checks it in about 8 µs on the other
-core. [ingest.md](ingest.md) has the design, the cost of each stage, the physical limits of the
-same run (COPY into an unlogged table, and into a logged one with only the primary key) and what is
-left to reach the target.
+Ingest is held back by PostgreSQL: its backends spend two to five times the ingest process's CPU
+per row, and batches are applied one at a time. The same run measures the floor, the end state
+written the cheapest way, and from it the ceiling of this machine (in brackets above): the most a
+load could reach with both cores busy and PostgreSQL doing no more than the floor.
+[ingest.md](ingest.md) has the design, the cost of each stage, the limits and the ceiling.
 
 ### Where the request path spends its time (issue 14)
 
@@ -271,16 +272,16 @@ function requestPathSection(resultsDir: string): string {
   return [story, ...profiles].join('\n\n');
 }
 
-/** The end-to-end ingest rates of bench/ingest.json (`npm run bench:ingest -- --write-docs`). */
+/** The end-to-end ingest rates of bench/ingest.json (`npm run bench:ingest -- --write-docs`), with their ceilings. */
 function ingestFigures(resultsDir: string): string {
   const file = path.join(resultsDir, 'ingest.json');
   if (!fs.existsSync(file)) return 'not measured yet (`npm run bench:ingest`)';
-  const results = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-    observations: number;
-    measuredAt: string;
-    loads: { label: string; observations: number; rowsPerSecond: number }[];
-  };
+  const results = JSON.parse(fs.readFileSync(file, 'utf8')) as IngestResults;
   const n = (value: number) => Math.round(value).toLocaleString('en-US');
-  const rates = results.loads.map((load) => `${n(load.observations)}, ${load.label}: ${n(load.rowsPerSecond)}/s`);
+  const rates = results.loads.map((load) => {
+    const most = ceiling(load, results.floor, results.cores);
+    const bound = most === null ? '' : ` (ceiling ${n(most)}/s)`;
+    return `${n(load.observations)}, ${load.label}: ${n(load.rowsPerSecond)}/s${bound}`;
+  });
   return `${rates.join('; ')} (${results.measuredAt.slice(0, 10)})`;
 }

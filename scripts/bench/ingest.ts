@@ -17,6 +17,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { finished } from 'node:stream/promises';
@@ -32,9 +33,11 @@ import { generateDataset } from '../../src/synthetic/generator.ts';
 import { take, writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
+import { writeEndStateFloor } from './ingest-floor.ts';
+import { type Floor, type IngestResults, ingestReport, type Limit, type Load, type Lookups } from './ingest-report.ts';
 import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
-import { residentMb, startBenchService } from './service.ts';
+import { cpuSeconds, residentMb, startBenchService } from './service.ts';
 
 const FOLDER = path.join(projectRoot, '.data', 'bench', 'ingest');
 const RESULTS = path.join(projectRoot, 'bench', 'ingest.json');
@@ -67,35 +70,6 @@ const options = program.opts<{
 const orders = options.orders.split(',') as Order[];
 for (const order of orders) if (!ORDERS.includes(order)) throw new Error(`unknown order ${order}`);
 const log = (line: string) => console.log(`[bench:ingest] ${line}`);
-
-interface Limit {
-  table: string;
-  seconds: number;
-  rowsPerSecond: number;
-}
-
-/** The service's advertiser lookups (c=8) on the database, idle and while the load ran. */
-interface Lookups {
-  idleP99Ms: number;
-  duringP99Ms: number;
-  idleRequestsPerSecond: number;
-  duringRequestsPerSecond: number;
-  /** Answers other than 200, socket errors and timeouts, while the load ran. */
-  duringErrors: number;
-}
-
-interface Load {
-  /** What was loaded into what. */
-  label: string;
-  lookups?: Lookups;
-  /** Observations in the file. */
-  observations: number;
-  seconds: number;
-  rowsPerSecond: number;
-  peakRssMb: number | null;
-  summary: Record<string, unknown>;
-  aggregatesExact: boolean;
-}
 
 async function dataset(order: Order): Promise<string> {
   const file = path.join(FOLDER, `observations-${options.observations}-${order}.ndjson`);
@@ -138,6 +112,32 @@ async function copyText(file: string): Promise<string> {
   await finished(stream);
   fs.renameSync(`${out}.partial`, out);
   return out;
+}
+
+/**
+ * The floor of a load's PostgreSQL work, in a fresh migrated database of its own
+ * (scripts/bench/ingest-floor.ts), checked like every load.
+ */
+async function endStateFloor(server: BenchServer, copyFile: string): Promise<Floor> {
+  const url = await freshDatabase(server, 'alk_ingest_floor', true);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  let run: Awaited<ReturnType<typeof writeEndStateFloor>>;
+  try {
+    run = await writeEndStateFloor(sql, copyFile, (pid) => (isPostgres(pid) ? cpuSeconds(pid) : null));
+  } finally {
+    await sql.end();
+  }
+  const check = connect(url, 1);
+  const problems = await checkAggregates(check);
+  await check.end();
+  log(`the floor: ${run.seconds.toFixed(1)} s, aggregates ${problems.length ? 'WRONG' : 'exact'}`);
+  return {
+    rows: options.observations,
+    seconds: run.seconds,
+    rowsPerSecond: options.observations / run.seconds,
+    backendCpuSeconds: run.backendCpuSeconds,
+    aggregatesExact: problems.length === 0,
+  };
 }
 
 async function physicalLimits(server: BenchServer, copyFile: string): Promise<Limit[]> {
@@ -188,14 +188,19 @@ async function loadEndToEnd(
   let stdout = '';
   child.stdout.on('data', (data: Buffer) => (stdout += data));
   const lookups = beside?.();
+  // The service beside the load has backends in the same database: theirs would be counted too.
+  const backends = beside === undefined ? sampleBackends(url) : undefined;
   let peak = null as number | null;
+  let ingestCpuSeconds = null as number | null;
   const sampler = setInterval(() => {
     const mb = residentMb(child.pid!);
     if (mb !== null) peak = Math.max(peak ?? 0, mb);
+    ingestCpuSeconds = cpuSeconds(child.pid!) ?? ingestCpuSeconds;
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(sampler);
   const seconds = (performance.now() - started) / 1000;
+  const backendCpuSeconds = (await backends?.stop()) ?? null;
   const measured = await lookups?.done();
   if (code !== 0) throw new Error(`npm run ingest exited ${code}`);
   const summary = JSON.parse(stdout);
@@ -213,9 +218,51 @@ async function loadEndToEnd(
     seconds,
     rowsPerSecond: observations / seconds,
     peakRssMb: peak,
+    ingestCpuSeconds,
+    backendCpuSeconds,
     summary,
     aggregatesExact: problems.length === 0,
   };
+}
+
+/**
+ * CPU of the database's backends but the sampler's own, sampled every 200 ms while a load runs:
+ * the most each was seen to use, summed (what a backend uses after its last sample is missed).
+ * Null when none of them can be read from here (the server runs on another machine).
+ */
+function sampleBackends(url: string): { stop(): Promise<number | null> } {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const used = new Map<number, number>();
+  const sample = async () => {
+    const backends = await sql<{ pid: number }[]>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    // A backend that ended since the query is read no more; it keeps what it was last seen using.
+    for (const { pid } of backends) {
+      const cpu = isPostgres(pid) ? cpuSeconds(pid) : null;
+      if (cpu !== null) used.set(pid, Math.max(used.get(pid) ?? 0, cpu));
+    }
+  };
+  let sampling = sample();
+  const timer = setInterval(() => {
+    sampling = sampling.then(sample, sample);
+  }, 200);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sampling.catch(() => {});
+      await sql.end();
+      return used.size === 0 ? null : [...used.values()].reduce((sum, cpu) => sum + cpu, 0);
+    },
+  };
+}
+
+/** A process of this machine's PostgreSQL: a server elsewhere has its own process ids. */
+function isPostgres(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres');
+  } catch {
+    return false;
+  }
 }
 
 /** The increment: a million rows, or a fifth of a smaller base; a quarter of it new. */
@@ -371,55 +418,6 @@ async function freshDatabase(server: BenchServer, name: string, migrated: boolea
   return server.urlOf(name);
 }
 
-function report(results: {
-  measuredAt: string;
-  command: string;
-  observations: number;
-  batchSize: string;
-  server: string;
-  limits: Limit[];
-  loads: Load[];
-}): string {
-  const n = (value: number) => Math.round(value).toLocaleString('en-US');
-  const raw = results.limits[0].rowsPerSecond;
-  const lines = [
-    `${results.server}, batch size ${results.batchSize}, ` +
-      `measured ${results.measuredAt.slice(0, 10)} ` +
-      `(\`npm run bench:ingest -- ${results.command}\`).`,
-    '',
-    '| what | seconds | rows/s | / raw COPY | peak RSS (MB) | aggregates |',
-    '| :-- | --: | --: | --: | --: | :-- |',
-    ...results.limits.map(
-      (limit) =>
-        `| limit: COPY into ${limit.table} | ${limit.seconds.toFixed(1)} | ${n(limit.rowsPerSecond)} | ` +
-        `${(limit.rowsPerSecond / raw).toFixed(2)} | | |`,
-    ),
-    ...results.loads.map(
-      (load) =>
-        `| \`npm run ingest\`, ${n(load.observations)} observations, ${load.label} | ${load.seconds.toFixed(1)} | ` +
-        `${n(load.rowsPerSecond)} | ${(load.rowsPerSecond / raw).toFixed(2)} | ${load.peakRssMb?.toFixed(0) ?? ''} | ` +
-        `${load.aggregatesExact ? 'exact' : '**wrong**'} |`,
-    ),
-  ];
-  const beside = results.loads.filter((load) => load.lookups !== undefined);
-  if (beside.length > 0)
-    lines.push(
-      '',
-      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships):',
-      '',
-      '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors |',
-      '| :-- | --: | --: | --: | --: | --: | --: |',
-      ...beside.map(({ label, lookups }) => {
-        const l = lookups!;
-        return (
-          `| ${label} | ${l.idleP99Ms} | ${l.duringP99Ms} | ${(l.duringP99Ms / l.idleP99Ms).toFixed(2)} | ` +
-          `${n(l.idleRequestsPerSecond)} | ${n(l.duringRequestsPerSecond)} | ${l.duringErrors} |`
-        );
-      }),
-    );
-  return lines.join('\n');
-}
-
 /** Replaces the measured section of docs/ingest.md, between its markers. */
 function writeDocs(table: string): void {
   const text = fs.readFileSync(DOCS, 'utf8');
@@ -437,14 +435,17 @@ async function main(): Promise<void> {
   const server = await openBenchServer(process.env.DATABASE_URL, log);
   try {
     const files = Object.fromEntries(await Promise.all(orders.map(async (order) => [order, await dataset(order)])));
-    const limits = await physicalLimits(server, await copyText(files.crawl ?? files[orders[0]]));
+    const copyFile = await copyText(files.crawl ?? files[orders[0]]);
+    const limits = await physicalLimits(server, copyFile);
+    const floor = await endStateFloor(server, copyFile);
     const loads: Load[] = [];
     for (const order of orders) {
       const url = await freshDatabase(server, `alk_ingest_${order}`, true);
-      loads.push(await loadEndToEnd(url, `${order} order, fresh database`, files[order], options.observations));
+      const load = await loadEndToEnd(url, `${order} order, fresh database`, files[order], options.observations);
+      loads.push({ ...load, fresh: true });
     }
     if (options.incrementOnto !== undefined) loads.push(await dailyIncrement(server, options.incrementOnto));
-    const results = {
+    const results: IngestResults = {
       measuredAt: new Date().toISOString(),
       command: process.argv
         .slice(2)
@@ -453,13 +454,15 @@ async function main(): Promise<void> {
       observations: options.observations,
       batchSize: options.batchSize ?? 'default',
       server: server.description,
+      cores: os.availableParallelism(),
       limits,
+      floor,
       loads,
     };
-    console.log(report(results));
+    console.log(ingestReport(results));
     if (options.writeDocs) {
       fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-      writeDocs(report(results));
+      writeDocs(ingestReport(results));
       log(`wrote ${path.relative(projectRoot, RESULTS)} and ${path.relative(projectRoot, DOCS)}`);
     }
   } finally {

@@ -1,0 +1,144 @@
+/**
+ * What `npm run bench:ingest` measured, and the table docs/ingest.md shows of it: every load
+ * beside the limits of the machine it ran on, measured in the same run.
+ */
+
+/** A COPY of the file's rows into a table with nothing to maintain, or with one key. */
+export interface Limit {
+  table: string;
+  seconds: number;
+  rowsPerSecond: number;
+}
+
+/** The end state written the cheapest way found (scripts/bench/ingest-floor.ts). */
+export interface Floor {
+  /** Rows of the file it was measured on. */
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  /** CPU of its one backend; null where the server's processes cannot be read. */
+  backendCpuSeconds: number | null;
+  aggregatesExact: boolean;
+}
+
+/** The service's advertiser lookups (c=8) on the database, idle and while the load ran. */
+export interface Lookups {
+  idleP99Ms: number;
+  duringP99Ms: number;
+  idleRequestsPerSecond: number;
+  duringRequestsPerSecond: number;
+  /** Answers other than 200, socket errors and timeouts, while the load ran. */
+  duringErrors: number;
+}
+
+export interface Load {
+  /** What was loaded into what. */
+  label: string;
+  lookups?: Lookups;
+  /** Observations in the file. */
+  observations: number;
+  /** Into a fresh database: the floor's end state is this load's. */
+  fresh?: boolean;
+  seconds: number;
+  rowsPerSecond: number;
+  peakRssMb: number | null;
+  /** CPU of the `npm run ingest` process, start-up included; null where it could not be read. */
+  ingestCpuSeconds?: number | null;
+  /** CPU of the load's PostgreSQL backends, sampled; null where they cannot be read. */
+  backendCpuSeconds?: number | null;
+  summary: Record<string, unknown>;
+  aggregatesExact: boolean;
+}
+
+export interface IngestResults {
+  measuredAt: string;
+  command: string;
+  observations: number;
+  batchSize: string;
+  server: string;
+  /** Cores the load, its PostgreSQL and everything else on the machine share. */
+  cores?: number;
+  limits: Limit[];
+  floor?: Floor;
+  loads: Load[];
+}
+
+const perRow = (seconds: number | null | undefined, rows: number) =>
+  seconds === null || seconds === undefined ? null : (seconds * 1e6) / rows;
+
+/**
+ * The most rows per second a load into a fresh database could reach on `cores` cores: every core
+ * busy all the time, the ingest process spending what it spent per row, and PostgreSQL no more
+ * than the floor's work for a file of the same size. Null when a figure is missing or the load is
+ * not of that kind.
+ */
+export function ceiling(load: Load, floor: Floor | undefined, cores: number | undefined): number | null {
+  if (!load.fresh || floor === undefined || cores === undefined || floor.rows !== load.observations) return null;
+  const process = perRow(load.ingestCpuSeconds, load.observations);
+  const database = perRow(floor.backendCpuSeconds, floor.rows);
+  if (process === null || database === null) return null;
+  return (cores * 1e6) / (process + database);
+}
+
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const micros = (value: number | null) => (value === null ? '' : value.toFixed(1));
+
+/** The floor has no ingest process: its rows are COPY text already. */
+function floorRow(floor: Floor, raw: number): string {
+  const cpu = floor.backendCpuSeconds === null ? '' : `0 + ${micros(perRow(floor.backendCpuSeconds, floor.rows))}`;
+  return (
+    `| floor: the end state from COPY text, one set-based pass, one backend | ${floor.seconds.toFixed(1)} | ` +
+    `${n(floor.rowsPerSecond)} | ${(floor.rowsPerSecond / raw).toFixed(2)} | ${cpu} | | | ` +
+    `${floor.aggregatesExact ? 'exact' : '**wrong**'} |`
+  );
+}
+
+/** The markdown of docs/ingest.md's measured section. */
+export function ingestReport(results: IngestResults): string {
+  const raw = results.limits[0].rowsPerSecond;
+  const { floor, cores } = results;
+  const lines = [
+    `${results.server}, batch size ${results.batchSize}, ` +
+      `measured ${results.measuredAt.slice(0, 10)} ` +
+      `(\`npm run bench:ingest -- ${results.command}\`)${cores === undefined ? '' : `, ${cores} cores`}.`,
+    '',
+    '| what | seconds | rows/s | / raw COPY | CPU µs per row: ingest + PostgreSQL | ceiling rows/s | ' +
+      'peak RSS (MB) | aggregates |',
+    '| :-- | --: | --: | --: | --: | --: | --: | :-- |',
+    ...results.limits.map(
+      (limit) =>
+        `| limit: COPY into ${limit.table} | ${limit.seconds.toFixed(1)} | ${n(limit.rowsPerSecond)} | ` +
+        `${(limit.rowsPerSecond / raw).toFixed(2)} | | | | |`,
+    ),
+    ...(floor === undefined ? [] : [floorRow(floor, raw)]),
+    ...results.loads.map((load) => {
+      const process = perRow(load.ingestCpuSeconds, load.observations);
+      const database = perRow(load.backendCpuSeconds, load.observations);
+      const cpu = process === null ? '' : `${micros(process)} + ${database === null ? '?' : micros(database)}`;
+      const most = ceiling(load, floor, cores);
+      return (
+        `| \`npm run ingest\`, ${n(load.observations)} observations, ${load.label} | ${load.seconds.toFixed(1)} | ` +
+        `${n(load.rowsPerSecond)} | ${(load.rowsPerSecond / raw).toFixed(2)} | ${cpu} | ` +
+        `${most === null ? '' : n(most)} | ${load.peakRssMb?.toFixed(0) ?? ''} | ` +
+        `${load.aggregatesExact ? 'exact' : '**wrong**'} |`
+      );
+    }),
+  ];
+  const beside = results.loads.filter((load) => load.lookups !== undefined);
+  if (beside.length > 0)
+    lines.push(
+      '',
+      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships):',
+      '',
+      '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors |',
+      '| :-- | --: | --: | --: | --: | --: | --: |',
+      ...beside.map(({ label, lookups }) => {
+        const l = lookups!;
+        return (
+          `| ${label} | ${l.idleP99Ms} | ${l.duringP99Ms} | ${(l.duringP99Ms / l.idleP99Ms).toFixed(2)} | ` +
+          `${n(l.idleRequestsPerSecond)} | ${n(l.duringRequestsPerSecond)} | ${l.duringErrors} |`
+        );
+      }),
+    );
+  return lines.join('\n');
+}
