@@ -14,14 +14,17 @@ import fs from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type postgres from 'postgres';
 
-/** The COPY text's columns: the observation's, in the order the copy file has them. */
-const STAGED = `
+/** The observation's columns, in the order the benchmark's COPY text has them. */
+export const COPIED_COLUMNS = `
   creative_id     text COLLATE "C" NOT NULL,
   seen_on         date NOT NULL,
   landing_domain  text COLLATE "C" NOT NULL,
   advertiser_id   text COLLATE "C" NOT NULL,
   advertiser_name text COLLATE "C" NOT NULL,
-  country         char(2) COLLATE "C" NOT NULL,
+  country         char(2) COLLATE "C" NOT NULL`;
+
+/** The copied rows, each with its place in the file. */
+const STAGED = `${COPIED_COLUMNS},
   ingest_seq      bigint GENERATED ALWAYS AS IDENTITY`;
 
 /** Rows a file may have: a row's place in it fits in ten decimal digits. */

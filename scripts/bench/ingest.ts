@@ -33,7 +33,7 @@ import { generateDataset } from '../../src/synthetic/generator.ts';
 import { take, writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
-import { writeEndStateFloor } from './ingest-floor.ts';
+import { COPIED_COLUMNS, writeEndStateFloor } from './ingest-floor.ts';
 import { type Floor, type IngestResults, ingestReport, type Limit, type Load, type Lookups } from './ingest-report.ts';
 import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
@@ -44,11 +44,6 @@ const RESULTS = path.join(projectRoot, 'bench', 'ingest.json');
 const DOCS = path.join(projectRoot, 'docs', 'ingest.md');
 const TODAY = new Date('2026-11-25T00:00:00Z');
 const SEED = 7;
-/** The observation's columns, as the limits' tables have them. */
-const COLUMNS =
-  'creative_id text COLLATE "C" NOT NULL, seen_on date NOT NULL, landing_domain text COLLATE "C" NOT NULL, ' +
-  'advertiser_id text COLLATE "C" NOT NULL, advertiser_name text COLLATE "C" NOT NULL, country char(2) NOT NULL';
-
 const program = new Command()
   .option('--observations <n>', 'observations in the file', Number, 1_000_000)
   .option('--orders <list>', 'orders to load, comma-separated', 'crawl,sorted')
@@ -146,10 +141,10 @@ async function physicalLimits(server: BenchServer, copyFile: string): Promise<Li
   const limits: Limit[] = [];
   try {
     for (const [table, create] of [
-      ['an unlogged table without indexes', `CREATE UNLOGGED TABLE copied (${COLUMNS})`],
+      ['an unlogged table without indexes', `CREATE UNLOGGED TABLE copied (${COPIED_COLUMNS})`],
       [
         'a logged table with only the primary key',
-        `CREATE TABLE copied (${COLUMNS}, PRIMARY KEY (creative_id, seen_on, landing_domain))`,
+        `CREATE TABLE copied (${COPIED_COLUMNS}, PRIMARY KEY (creative_id, seen_on, landing_domain))`,
       ],
     ]) {
       await sql.unsafe('DROP TABLE IF EXISTS copied');
