@@ -4,7 +4,7 @@
  * them, written the cheapest way found, from rows that are already COPY text. One backend, one
  * pass, set-based, into a fresh migrated database: no rules, no batches, nothing probed, every
  * sort in memory. Whatever a load does beyond this is the price of its rules and of arriving in
- * pieces; no load of the same rows can make PostgreSQL do less.
+ * batches.
  *
  * The rows must be distinct identities (the synthetic data's are); ingest_seq is the row's place
  * in the file, so the latest name of an identifier is the one a real load would keep, and
