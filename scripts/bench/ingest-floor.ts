@@ -95,9 +95,7 @@ export async function writeEndStateFloor(
   const cpuBefore = cpuOf(pid);
   const started = performance.now();
   const columns = 'creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country';
-  const writable = await sql.unsafe(`COPY staged (${columns}) FROM STDIN`).writable();
-  fs.createReadStream(copyFile, { highWaterMark: 1 << 20 }).pipe(writable);
-  await finished(writable);
+  await copyFileInto(sql, `staged (${columns})`, copyFile);
   for (const statement of PASS) await sql.unsafe(statement);
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuOf(pid);
@@ -105,4 +103,11 @@ export async function writeEndStateFloor(
     seconds,
     backendCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
   };
+}
+
+/** Streams `file` (COPY text) into `target` (a table, maybe with its columns) through `sql`. */
+export async function copyFileInto(sql: postgres.Sql, target: string, file: string): Promise<void> {
+  const writable = await sql.unsafe(`COPY ${target} FROM STDIN`).writable();
+  fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(writable);
+  await finished(writable);
 }
