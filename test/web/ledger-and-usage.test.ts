@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../../src/data/accounts.ts';
+import { csvField } from '../../src/http/csv.ts';
 import { LEDGER_PAGE_ROWS } from '../../src/web/ledger.tsx';
-import { csvText } from '../../src/web/ledger-csv.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
 import { loadFixture } from '../support/fixture.ts';
 import type { WebClient } from '../support/web.ts';
@@ -82,12 +82,15 @@ describe('the ledger and usage pages', () => {
   });
 
   it('a CSV text field is quoted when it holds a comma, a quote or a line break, and never starts a formula', () => {
-    expect(csvText('plain')).toBe('plain');
-    expect(csvText('a,b')).toBe('"a,b"');
-    expect(csvText('say "hi"')).toBe('"say ""hi"""');
-    expect(csvText('two\r\nlines')).toBe('"two\r\nlines"');
-    for (const risky of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx']) expect(csvText(risky)).toBe(`'${risky}`);
-    expect(csvText(null)).toBe('');
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
+    for (const risky of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx']) expect(csvField(risky)).toBe(`'${risky}`);
+    expect(csvField('\rx')).toBe(`"'\rx"`);
+    // Numbers stay numbers: a refund's or a charge's amount is no formula.
+    expect([csvField(-5), csvField(12)]).toEqual(['-5', '12']);
+    expect(csvField(null)).toBe('');
   });
 
   it('the overview shows the balance and the billed calls and credits of the period, per operation', async () => {
