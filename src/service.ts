@@ -12,6 +12,7 @@ import { migrate } from './data/migrate.ts';
 import { poolUse } from './data/pool-use.ts';
 import { ReadReplicas } from './data/read-replicas.ts';
 import type { App } from './http/app-env.ts';
+import { whenConnectionCloses } from './http/connection-close.ts';
 import { createHttpServer } from './http/server.ts';
 import { logMailer } from './mail/mailer.ts';
 import type { Logger } from './observability/logger.ts';
@@ -206,8 +207,14 @@ const unanswered = new WeakMap<Server, Set<ServerResponse>>();
 function trackResponses(server: Server): void {
   const open = new Set<ServerResponse>();
   unanswered.set(server, open);
-  server.on('request', (_request, response: ServerResponse) => {
+  server.on('request', (request, response: ServerResponse) => {
     open.add(response);
-    response.once('close', () => open.delete(response));
+    // An answer that never had its turn on its connection (pipelined behind one that closed it)
+    // gets no 'close' of its own.
+    const stopWaiting = whenConnectionCloses(request.socket, () => open.delete(response));
+    response.once('close', () => {
+      open.delete(response);
+      stopWaiting();
+    });
   });
 }

@@ -128,6 +128,43 @@ describe('a charged answer that never reached its caller', () => {
     expect(await api.balanceOf(accountId)).toBe(100 - PRICE);
   });
 
+  /** A GET of `target` as raw bytes, for pipelining several on one connection. */
+  const rawGet = (key: string, target: string, requestId: string, headers: string[] = []) =>
+    [
+      `GET ${target} HTTP/1.1`,
+      `Host: ${http.host}`,
+      `Authorization: Bearer ${key}`,
+      `X-Request-Id: ${requestId}`,
+      ...headers,
+      '',
+      '',
+    ].join('\r\n');
+
+  const QUEUED_ANSWER_LOST =
+    'charged calls pipelined on a connection the client closes are refunded at once, the queued ones too';
+  it(QUEUED_ANSWER_LOST, async () => {
+    const { key, accountId } = await api.newKey(100);
+    const ids = ['pipelined-lost-1', 'pipelined-lost-2', 'pipelined-lost-3'];
+    const release = await holdLookups();
+    try {
+      const socket = net.connect(http.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(ids.map((id) => rawGet(key, SUMMARY, id)).join(''));
+      for (const id of ids) await charged(id);
+      socket.destroy();
+    } finally {
+      await release();
+    }
+    const started = performance.now();
+    await until('every charge is refunded', async () =>
+      (await Promise.all(ids.map(ledgerOf))).every((rows) => rows.length === 2),
+    );
+    // At once, not at the next start of the service.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    for (const id of ids) expect((await ledgerOf(id)).map((row) => row.kind)).toEqual(['charge', 'refund']);
+    expect(await api.balanceOf(accountId)).toBe(100);
+  });
+
   it(
     'with an Idempotency-Key the charge is kept for the ' + 'retry, which receives the answer without paying again',
     async () => {
