@@ -52,10 +52,15 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
     (request, response) => {
+      // A request pipelined behind one whose answer closes the connection can never be answered
+      // on it: it is not run, so never charged (R11.15); the client sends it again on a new one.
+      if (connectionEnds(request.socket)) return;
       track(request, response);
+      if (!response.shouldKeepAlive) ending.add(request.socket);
       const framing = framingOf(request);
       const refusal = refusalBeforeTheApp(request, framing);
       if (refusal !== null) {
+        ending.add(request.socket);
         answer(response, refusal);
         return;
       }
@@ -63,10 +68,29 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
       // was announced and never read would keep the connection waiting for it after the answer,
       // until the request timeout wrote a second, unrequested answer (408) to the same request: the
       // connection ends with the answer instead; a browser opens a new one for its next page.
-      if (declaresBody(framing)) response.setHeader('Connection', 'close');
+      if (declaresBody(framing)) {
+        ending.add(request.socket);
+        response.setHeader('Connection', 'close');
+      }
       void listener(request, response);
     },
   );
+
+  /**
+   * The connections an answer already on its way will close: the client asked for it
+   * (`Connection: close`, HTTP/1.0), or the server did (a refusal, a body no operation reads).
+   */
+  const ending = new WeakSet<Duplex>();
+  /**
+   * Whether nothing more can be answered on `socket`: it is closed, or an earlier answer will close
+   * it, one marked above or one another part of the service marked `Connection: close` (a shutdown).
+   */
+  function connectionEnds(socket: Duplex): boolean {
+    if (socket.destroyed || ending.has(socket)) return true;
+    for (const response of answering.get(socket) ?? [])
+      if (String(response.getHeader('connection') ?? '').toLowerCase() === 'close') return true;
+    return false;
+  }
 
   // A connection's own answers may still be on their way when its next request fails to parse or
   // asks for something refused on the raw socket: the refusal is written after them, never into
@@ -111,7 +135,9 @@ export function createHttpServer(fetch: Fetch, limits: HttpLimits, hostname?: st
 
   // Node answers an `Expect` it does not know with a bare 417 (and keeps the connection open).
   server.on('checkExpectation', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (connectionEnds(request.socket)) return;
     track(request, response);
+    ending.add(request.socket);
     answer(response, expectationFailed());
   });
 

@@ -10,7 +10,7 @@ import { connect, type Sql } from '../../src/data/client.ts';
 import { Metrics } from '../../src/observability/metrics.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { loadFixture } from '../support/fixture.ts';
-import { startHttpServer, type TestHttpServer } from '../support/http.ts';
+import { parseAnswers, rawRequest, startHttpServer, type TestHttpServer } from '../support/http.ts';
 
 /**
  * Money at the edges, in one process: a charged answer that never reached its caller is refunded
@@ -139,6 +139,34 @@ describe('a charged answer that never reached its caller', () => {
       '',
       '',
     ].join('\r\n');
+
+  const PIPELINED_BEHIND_CLOSE =
+    'a billed call pipelined behind one whose answer closes the connection (a GET with a body) ' +
+    'is never run, never charged';
+  it(PIPELINED_BEHIND_CLOSE, async () => {
+    const { key, accountId } = await api.newKey(100);
+    for (const [first, body] of [
+      [['Content-Length: 5'], 'hello'],
+      [['Connection: close'], ''],
+    ] as const) {
+      const requestId = `behind-close-${first[0].split(':')[0]}`;
+      const answer = await rawRequest(
+        http.port,
+        `${rawGet(key, '/api/v1/account', 'closing-first', [...first])}${body}${rawGet(key, SUMMARY, requestId)}`,
+      );
+      const answers = parseAnswers(answer.raw);
+      expect(answers.map((one) => one.status)).toEqual([200]);
+      expect(answers[0].headers.get('connection')).toBe('close');
+      // A call that had been started would have been charged by now (a debit takes milliseconds).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await ledgerOf(requestId)).toEqual([]);
+    }
+    expect(await api.balanceOf(accountId)).toBe(100);
+    const [{ n }] = await api.db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM undelivered_charges u JOIN ledger l ON l.id = u.charge_id
+        WHERE l.account_id = ${accountId}`;
+    expect(n).toBe(0);
+  });
 
   const QUEUED_ANSWER_LOST =
     'charged calls pipelined on a connection the client closes are refunded at once, the queued ones too';
