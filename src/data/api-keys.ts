@@ -12,6 +12,8 @@ export interface KeyListing {
   dailyCap: number | null;
   /** Credits it spent today (UTC), refunds deducted; kept only while it has a cap (0 without). */
   spentToday: number;
+  /** A test key: its calls are the sandbox's (docs/product-rules.md §17). */
+  sandbox: boolean;
 }
 
 interface KeyRow {
@@ -23,6 +25,7 @@ interface KeyRow {
   revoked_at: Date | null;
   daily_cap: number | null;
   spent_today: number;
+  sandbox: boolean;
 }
 
 function listing(row: KeyRow): KeyListing {
@@ -35,11 +38,12 @@ function listing(row: KeyRow): KeyListing {
     revokedAt: row.revoked_at,
     dailyCap: row.daily_cap,
     spentToday: row.spent_today,
+    sandbox: row.sandbox,
   };
 }
 
 const keyColumns = (sql: Sql) => sql`
-  id, name, display_prefix, created_at, last_used_at, revoked_at, daily_cap,
+  id, name, display_prefix, created_at, last_used_at, revoked_at, daily_cap, sandbox,
   CASE WHEN cap_day = (now() AT TIME ZONE 'UTC')::date THEN cap_day_spent ELSE 0 END AS spent_today`;
 
 /** The account's keys, active ones first, newest first. */

@@ -9,6 +9,8 @@ export function registerGetAccountLedger(app: App, { sql }: { sql: Sql }) {
   registerOperation(app, route, async (c) => {
     const { limit, cursor } = c.req.valid('query');
     await c.get('debit')();
+    // A test key sees only the sandbox's entries (R17.7), and its calls write none (R17.2).
+    if (c.get('sandbox')) return c.json({ entries: [], next_cursor: null }, 200);
     const before = cursor === undefined ? undefined : (entryAfter(cursor) ?? undefined);
     // An absent limit has the contract's default (contract/parameters.ts).
     const page = await ledgerPage(sql, c.get('accountId'), { before, limit: limit! });

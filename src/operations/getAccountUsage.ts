@@ -36,7 +36,10 @@ export function registerGetAccountUsage(app: App, { sql, now }: { sql: Sql; now:
         `The range from ${from} to ${to} is ${length} days; ask for ${MAX_DAYS} at most.`,
       );
     await c.get('debit')();
-    const rows = await usageByDay(sql, c.get('accountId'), from, to);
+    // A test key sees only the sandbox's usage (R17.7): its calls are in no ledger (R17.2), and of
+    // the daily caps only the test keys', whose spending is what their calls would have cost.
+    const sandbox = c.get('sandbox');
+    const rows = sandbox ? [] : await usageByDay(sql, c.get('accountId'), from, to);
     const total: Counts = { calls: 0, refunded_calls: 0, credits: 0 };
     const days = new Map(
       daysFrom(from, to).map((day) => [
@@ -55,7 +58,7 @@ export function registerGetAccountUsage(app: App, { sql, now }: { sql: Sql; now:
       }
     }
     const daily_caps = (await keysOf(sql, c.get('accountId')))
-      .filter((key) => key.revokedAt === null && key.dailyCap !== null)
+      .filter((key) => key.revokedAt === null && key.dailyCap !== null && (key.sandbox || !sandbox))
       .map((key) => ({
         key_prefix: key.displayPrefix,
         name: key.name,

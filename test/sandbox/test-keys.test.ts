@@ -108,6 +108,46 @@ describe('test keys: the sandbox', () => {
     }
   });
 
+  const SANDBOX_ACCOUNT_VIEW =
+    "a test key reads only the sandbox's ledger and usage: none of the live account's entries, calls or caps";
+  it(SANDBOX_ACCOUNT_VIEW, async () => {
+    const live = await api.newKey(300);
+    const test = await createApiKey(api.db.sql, live.accountId, { name: 'integration', test: true });
+    await setDailyCap(api.db.sql, live.accountId, live.keyId, 100);
+    await setDailyCap(api.db.sql, live.accountId, test.id, 50);
+    expect((await api.request(LIVE_ONLY, { key: live.key })).status).toBe(200);
+    expect((await api.request(SANDBOX_ONLY, { key: test.key })).status).toBe(200);
+    // Charges carry the database's clock, not the fixture's.
+    const today = new Date().toISOString().slice(0, 10);
+    const usagePath = `/api/v1/account/usage?from=${today}&to=${today}`;
+
+    // The live key reads the account's ledger, usage and every cap.
+    const liveLedger = await api.request('/api/v1/account/ledger', { key: live.key });
+    expect(liveLedger.body.entries.map((entry: { kind: string }) => entry.kind)).toEqual([
+      'charge',
+      'purchase',
+      'grant',
+    ]);
+    const liveUsage = await api.request(usagePath, { key: live.key });
+    expect(liveUsage.body.total).toEqual({ calls: 1, refunded_calls: 0, credits: 3 });
+    expect(liveUsage.body.daily_caps.map((cap: { daily_cap: number }) => cap.daily_cap).sort()).toEqual([100, 50]);
+
+    // The test key reads none of it: the sandbox has no ledger entries and no billed calls.
+    const ledger = await api.request('/api/v1/account/ledger', { key: test.key });
+    expect([ledger.status, ledger.headers.get('x-sandbox')]).toEqual([200, 'true']);
+    expect(ledger.body).toEqual({ entries: [], next_cursor: null });
+    const usage = await api.request(usagePath, { key: test.key });
+    expect([usage.status, usage.headers.get('x-sandbox')]).toEqual([200, 'true']);
+    expect(usage.body.total).toEqual({ calls: 0, refunded_calls: 0, credits: 0 });
+    expect(usage.body.days).toEqual([{ day: today, calls: 0, refunded_calls: 0, credits: 0, operations: [] }]);
+    expect(usage.body.daily_caps).toEqual([
+      { key_prefix: test.displayPrefix, name: 'integration', daily_cap: 50, spent_today: 3 },
+    ]);
+    // The balance is the account's, as every answer to a test key says it (R17.2).
+    const account = await api.request('/api/v1/account', { key: test.key });
+    expect(account.body).toEqual({ key_prefix: test.displayPrefix, balance: 297 });
+  });
+
   it('the debit takes a key as a test key only when its row says so too', async () => {
     const balance = await api.balanceOf(accountId);
     const call = {
