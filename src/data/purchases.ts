@@ -12,58 +12,75 @@ export async function recordCheckout(
     VALUES (${sessionId}, ${accountId}, ${pack.id}, ${pack.credits}, ${pack.price}, ${pack.currency})`;
 }
 
-export type CreditedCheckout =
+export type CheckoutOutcome =
   | { outcome: 'unknown' }
-  | { outcome: 'credited' | 'already credited'; accountId: number; credits: number; balance: number };
+  | { outcome: 'not paid yet' }
+  | { outcome: 'credited' | 'already credited'; accountId: number; credits: number; paymentReference: string };
 
 /**
- * Credits a paid Checkout Session's purchase, once: the purchase row is locked, so concurrent
- * deliveries of the event wait for each other, and the payment reference is unique in the ledger.
+ * Applies an event about a Checkout Session: the payment ids it names are recorded for the
+ * session (refunds and disputes find it by any of them), and a paid session credits its pack,
+ * once, whatever ids its events name (R13.2). The credit's reference is the first id recorded, or
+ * the session itself when none was. The purchase row is locked, so concurrent deliveries wait.
  */
-export async function creditPaidCheckout(
+export async function applyCheckoutEvent(
   sql: Sql,
   sessionId: string,
-  paymentReference: string,
-): Promise<CreditedCheckout> {
+  { paymentIds, paid }: { paymentIds: string[]; paid: boolean },
+): Promise<CheckoutOutcome> {
   return (await sql.begin(async (tx) => {
-    const [purchase] = await tx<{ account_id: number; credits: number; credited_at: Date | null }[]>`
-      SELECT account_id, credits, credited_at FROM credit_purchases
+    const [purchase] = await tx<
+      { account_id: number; credits: number; credited_at: Date | null; payment_reference: string | null }[]
+    >`
+      SELECT account_id, credits, credited_at, payment_reference FROM credit_purchases
       WHERE checkout_session_id = ${sessionId} FOR UPDATE`;
     if (!purchase) return { outcome: 'unknown' };
-    const added = await creditAccount(tx, purchase.account_id, purchase.credits, paymentReference);
-    if (purchase.credited_at === null)
+    if (paymentIds.length > 0)
+      // In the event's order; an id another session already holds stays that session's. A list of
+      // values, not an array parameter: the service's request pool reads no array types.
       await tx`
-        UPDATE credit_purchases SET payment_reference = ${paymentReference}, credited_at = now()
-        WHERE checkout_session_id = ${sessionId}`;
-    return {
-      outcome: added.added ? 'credited' : 'already credited',
-      accountId: purchase.account_id,
-      credits: purchase.credits,
-      balance: added.balance,
-    };
-  })) as CreditedCheckout;
+        INSERT INTO credit_purchase_payments
+        ${tx(paymentIds.map((id) => ({ payment_id: id, checkout_session_id: sessionId })))}
+        ON CONFLICT (payment_id) DO NOTHING`;
+    if (!paid) return { outcome: 'not paid yet' };
+    const credited = { accountId: purchase.account_id, credits: purchase.credits };
+    if (purchase.credited_at !== null)
+      return { outcome: 'already credited', ...credited, paymentReference: purchase.payment_reference };
+    const [first] = await tx<{ payment_id: string }[]>`
+      SELECT payment_id FROM credit_purchase_payments WHERE checkout_session_id = ${sessionId}
+      ORDER BY recorded LIMIT 1`;
+    const paymentReference = first?.payment_id ?? sessionId;
+    const added = await creditAccount(tx, purchase.account_id, purchase.credits, paymentReference);
+    await tx`
+      UPDATE credit_purchases SET payment_reference = ${paymentReference}, credited_at = now()
+      WHERE checkout_session_id = ${sessionId}`;
+    return { outcome: added.added ? 'credited' : 'already credited', ...credited, paymentReference };
+  })) as CheckoutOutcome;
 }
 
 export type Reversal =
   | { outcome: 'not credited' }
   | { outcome: 'nothing more' }
-  | { outcome: 'reversed'; accountId: number; taken: number; owed: number; balance: number };
+  | { outcome: 'reversed'; paymentReference: string; accountId: number; taken: number; owed: number; balance: number };
 
 /**
- * Takes back the credits of a refunded or disputed payment: in proportion to the amount refunded
+ * Takes back the credits of a refunded or disputed payment, whose purchase is found by any id its
+ * session's events named, or by the session (R13.3): in proportion to the amount refunded
  * (Stripe reports it cumulatively), all of them for a dispute. Only what was not taken back yet
  * is taken, so repeated and reordered events change nothing more; the purchase row is locked, so
  * concurrent ones wait. The balance gives what it has; the rest is recorded as owed.
  */
 export async function reversePayment(
   sql: Sql,
-  paymentReference: string,
+  paymentIds: string[],
   { amountRefunded = 0, disputed = false }: { amountRefunded?: number; disputed?: boolean },
   eventId: string,
 ): Promise<Reversal> {
   return (await sql.begin(async (tx) => {
     const [purchase] = await tx<
       {
+        checkout_session_id: string;
+        payment_reference: string;
         account_id: number;
         credits: number;
         amount: number;
@@ -72,8 +89,14 @@ export async function reversePayment(
         credits_reversed: number;
       }[]
     >`
-      SELECT account_id, credits, amount, amount_refunded, disputed_at, credits_reversed
-      FROM credit_purchases WHERE payment_reference = ${paymentReference} AND credited_at IS NOT NULL
+      SELECT checkout_session_id, payment_reference, account_id, credits, amount, amount_refunded, disputed_at,
+        credits_reversed
+      FROM credit_purchases
+      WHERE credited_at IS NOT NULL
+        AND (checkout_session_id IN ${tx(paymentIds)}
+          OR checkout_session_id IN (
+            SELECT checkout_session_id FROM credit_purchase_payments WHERE payment_id IN ${tx(paymentIds)}))
+      ORDER BY checkout_session_id LIMIT 1
       FOR UPDATE`;
     if (!purchase) return { outcome: 'not credited' };
     const refunded = Math.min(Math.max(purchase.amount_refunded, amountRefunded), purchase.amount);
@@ -86,7 +109,7 @@ export async function reversePayment(
       SET amount_refunded = ${refunded},
         disputed_at = CASE WHEN ${isDisputed} THEN coalesce(disputed_at, now()) END,
         credits_reversed = greatest(credits_reversed, ${due})
-      WHERE payment_reference = ${paymentReference}`;
+      WHERE checkout_session_id = ${purchase.checkout_session_id}`;
     if (more <= 0) return { outcome: 'nothing more' };
     const [account] = await tx<{ balance: number }[]>`
       SELECT balance FROM accounts WHERE id = ${purchase.account_id} FOR UPDATE`;
@@ -97,9 +120,16 @@ export async function reversePayment(
       )
       INSERT INTO ledger (account_id, kind, amount, balance_after, request_id, reversal_of, owed)
       SELECT taken.id, 'reversal', ${-taken}, taken.balance, ${eventId}, p.id, ${more - taken}
-      FROM taken, ledger p WHERE p.payment_reference = ${paymentReference}
+      FROM taken, ledger p WHERE p.payment_reference = ${purchase.payment_reference}
       RETURNING balance_after AS balance`;
-    return { outcome: 'reversed', accountId: purchase.account_id, taken, owed: more - taken, balance: row.balance };
+    return {
+      outcome: 'reversed',
+      paymentReference: purchase.payment_reference,
+      accountId: purchase.account_id,
+      taken,
+      owed: more - taken,
+      balance: row.balance,
+    };
   })) as Reversal;
 }
 

@@ -2,12 +2,22 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { StripeConfig } from '../config.ts';
 import type { Sql } from '../data/client.ts';
-import { creditPaidCheckout, recordCheckout, reversePayment } from '../data/purchases.ts';
+import { applyCheckoutEvent, recordCheckout, reversePayment } from '../data/purchases.ts';
 import type { CreditPack } from './credit-packs.ts';
 import { type EventAnswer, MalformedEvent, SignatureRejected } from './events.ts';
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  typeof value === 'string' ? value : (value?.id ?? null);
+  typeof value === 'string' ? value : typeof value?.id === 'string' ? value.id : null;
+
+/** The ids an event names for a payment, in order: its PaymentIntent (expanded: and its latest charge), its charge. */
+function paymentIdsOf(
+  paymentIntent: string | { id: string; latest_charge?: string | { id: string } | null } | null | undefined,
+  charge?: string | { id: string } | null,
+): string[] {
+  const latestCharge = typeof paymentIntent === 'object' ? idOf(paymentIntent?.latest_charge) : null;
+  const ids = [idOf(paymentIntent), latestCharge, idOf(charge)].filter((id): id is string => id !== null);
+  return [...new Set(ids)];
+}
 
 /**
  * Credit purchases through Stripe (docs/product-rules.md §13): Checkout Sessions for the packs on
@@ -95,10 +105,13 @@ export class StripePayments {
       case 'charge.refunded': {
         const charge = event.data.object;
         if (!Number.isInteger(charge.amount_refunded)) throw new MalformedEvent('the charge has no amount_refunded');
-        return this.#reverse(idOf(charge.payment_intent), { amountRefunded: charge.amount_refunded }, event.id);
+        const ids = paymentIdsOf(charge.payment_intent, charge.id);
+        return this.#reverse(ids, { amountRefunded: charge.amount_refunded }, event.id);
       }
-      case 'charge.dispute.created':
-        return this.#reverse(idOf(event.data.object.payment_intent), { disputed: true }, event.id);
+      case 'charge.dispute.created': {
+        const dispute = event.data.object;
+        return this.#reverse(paymentIdsOf(dispute.payment_intent, dispute.charge), { disputed: true }, event.id);
+      }
       default:
         return {
           status: 400,
@@ -114,39 +127,42 @@ export class StripePayments {
 
   async #paid(session: Stripe.Checkout.Session, eventId: string): Promise<EventAnswer> {
     if (typeof session.id !== 'string') throw new MalformedEvent('the Checkout Session has no id');
-    if (session.payment_status !== 'paid') return { status: 200, body: { received: true, outcome: 'not paid yet' } };
-    // A session paid without a PaymentIntent (nothing to charge) is its own reference.
-    const reference = idOf(session.payment_intent) ?? session.id;
-    const credited = await creditPaidCheckout(this.sql, session.id, reference);
-    if (credited.outcome === 'unknown') {
+    // Whatever payment the event names, the session credits once (R13.2); the ids are recorded for refunds.
+    const applied = await applyCheckoutEvent(this.sql, session.id, {
+      paymentIds: paymentIdsOf(session.payment_intent),
+      paid: session.payment_status === 'paid',
+    });
+    if (applied.outcome === 'unknown') {
       this.log(`Stripe event ${eventId}: Checkout Session ${session.id} was not made by this service; ignored`);
       return { status: 200, body: { received: true, outcome: 'not a session of this service' } };
     }
-    if (credited.outcome === 'credited')
-      this.log(`Stripe payment ${reference}: ${credited.credits} credits to account ${credited.accountId}`);
-    return { status: 200, body: { received: true, outcome: credited.outcome } };
+    if (applied.outcome === 'credited')
+      this.log(
+        `Stripe payment ${applied.paymentReference}: ${applied.credits} credits to account ${applied.accountId}`,
+      );
+    return { status: 200, body: { received: true, outcome: applied.outcome } };
   }
 
   async #reverse(
-    paymentReference: string | null,
+    paymentIds: string[],
     change: { amountRefunded?: number; disputed?: boolean },
     eventId: string,
   ): Promise<EventAnswer> {
-    if (paymentReference === null) throw new MalformedEvent('the event names no payment_intent');
-    const reversal = await reversePayment(this.sql, paymentReference, change, eventId);
+    if (paymentIds.length === 0) throw new MalformedEvent('the event names no payment_intent or charge');
+    const reversal = await reversePayment(this.sql, paymentIds, change, eventId);
     if (reversal.outcome === 'not credited')
       // Stripe retries a non-2xx answer: once the payment's own event is in, this one applies.
       return {
         status: 409,
         body: {
           error: 'payment_not_credited',
-          message: `No credited purchase has the payment ${paymentReference} (yet).`,
+          message: `No credited purchase has the payment ${paymentIds.join(' or ')} (yet).`,
         },
       };
     if (reversal.outcome === 'reversed')
       this.log(
-        `Stripe payment ${paymentReference} refunded or disputed: ${reversal.taken} credits taken back from account ` +
-          `${reversal.accountId}${reversal.owed > 0 ? `, ${reversal.owed} owed` : ''}`,
+        `Stripe payment ${reversal.paymentReference} refunded or disputed: ${reversal.taken} credits taken back from ` +
+          `account ${reversal.accountId}${reversal.owed > 0 ? `, ${reversal.owed} owed` : ''}`,
       );
     return { status: 200, body: { received: true, outcome: reversal.outcome } };
   }

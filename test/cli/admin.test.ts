@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.ts';
 import { projectRoot } from '../../src/config.ts';
 import { getAdvertiserSummary } from '../../src/data/lookups.ts';
-import { creditPaidCheckout, recordCheckout, reversePayment } from '../../src/data/purchases.ts';
+import { applyCheckoutEvent, recordCheckout, reversePayment } from '../../src/data/purchases.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 
@@ -120,12 +120,12 @@ describe('npm run admin', () => {
       const account = (await admin('account', 'create', '--json')).json();
       const pack = { id: 'starter', name: 'Starter', credits: 100, price: 100, currency: 'usd' };
       await recordCheckout(api.db.sql, { sessionId: 'cs_test_owed', accountId: account.id, pack });
-      await creditPaidCheckout(api.db.sql, 'cs_test_owed', 'pi_test_owed');
+      await applyCheckoutEvent(api.db.sql, 'cs_test_owed', { paymentIds: ['pi_test_owed'], paid: true });
       await api.db.sql`
       WITH spent AS (UPDATE accounts SET balance = balance - 60 WHERE id = ${account.id} RETURNING id, balance)
       INSERT INTO ledger (account_id, kind, amount, balance_after, endpoint)
       SELECT id, 'charge', -60, balance, 'test' FROM spent`;
-      await reversePayment(api.db.sql, 'pi_test_owed', { disputed: true }, 'evt_test_owed');
+      await reversePayment(api.db.sql, ['pi_test_owed'], { disputed: true }, 'evt_test_owed');
       expect((await admin('credits', 'owed')).out).toBe(`account ${account.id}  owes 60 credits\n`);
       expect((await admin('credits', 'owed', '--json')).json()).toEqual({
         owed: [{ account_id: account.id, owed: 60 }],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.ts';
 import { createAccount } from '../../src/data/accounts.ts';
+import { connect, type Sql } from '../../src/data/client.ts';
 import { recordCheckout } from '../../src/data/purchases.ts';
 import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
@@ -12,19 +13,25 @@ describe('POST /webhooks/stripe', () => {
   const PACK = DEFAULT_CREDIT_PACKS[0]; // 1,000 credits for 1,000 cents
   let db: TestDatabase;
   let app: App;
+  let requestPool: Sql;
   let sessions = 0;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    // A pool like the service's request pool, which reads no array types.
+    requestPool = connect(db.url, 10, { fetchArrayTypes: false });
     const payments = new StripePayments(
-      db.sql,
+      requestPool,
       { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: 'http://127.0.0.1:9' },
       DEFAULT_CREDIT_PACKS,
       () => new URL('http://localhost'),
     );
     app = createApp({ sql: db.sql, payments });
   });
-  afterAll(() => db?.drop());
+  afterAll(async () => {
+    await requestPool?.end({ timeout: 5 });
+    await db?.drop();
+  });
 
   function post(payload: string, signature: string | null = signed(payload)) {
     return app.request('/webhooks/stripe', {
@@ -199,6 +206,79 @@ describe('POST /webhooks/stripe', () => {
       expect(await balanceOf(accountId)).toBe(0);
     },
   );
+
+  it(
+    'one session credits its pack once whatever payment ids its events name; ' + 'refunds of any of them find it',
+    async () => {
+      const { accountId, sessionId } = await checkout();
+      const session = (paymentIntent: unknown) =>
+        stripeEvent('checkout.session.completed', { ...paidSession(sessionId, null), payment_intent: paymentIntent });
+      const outcomes = [];
+      for (const paymentIntent of [
+        'pi_first',
+        'pi_second',
+        null,
+        { id: 'pi_expanded', object: 'payment_intent', latest_charge: 'ch_expanded' },
+      ])
+        outcomes.push((await (await post(session(paymentIntent))).json()).outcome);
+      expect(outcomes).toEqual(['credited', 'already credited', 'already credited', 'already credited']);
+      expect(await balanceOf(accountId)).toBe(1_000);
+      const entries = await db.sql`SELECT kind, payment_reference FROM ledger WHERE account_id = ${accountId}`;
+      expect(entries).toEqual([{ kind: 'purchase', payment_reference: 'pi_first' }]);
+      // A refund naming the second id applies, once; one naming the expanded one's charge takes the rest.
+      const second = await post(refunded('pi_second', 400));
+      expect(second.status).toBe(200);
+      expect(await balanceOf(accountId)).toBe(600);
+      const byCharge = stripeEvent('charge.refunded', { id: 'ch_expanded', object: 'charge', amount_refunded: 1_000 });
+      expect((await post(byCharge)).status).toBe(200);
+      expect(await balanceOf(accountId)).toBe(0);
+      const reversals = await db.sql`
+      SELECT l.amount, p.payment_reference FROM ledger l JOIN ledger p ON p.id = l.reversal_of
+      WHERE l.account_id = ${accountId} AND l.kind = 'reversal' ORDER BY l.id`;
+      expect(reversals).toEqual([
+        { amount: -400, payment_reference: 'pi_first' },
+        { amount: -600, payment_reference: 'pi_first' },
+      ]);
+    },
+  );
+
+  it('a session paid without a payment id first, then with one, out of order and at once: one credit', async () => {
+    const { accountId, sessionId } = await checkout();
+    const withPayment = (paymentIntent: string | null) =>
+      stripeEvent('checkout.session.async_payment_succeeded', paidSession(sessionId, paymentIntent));
+    expect((await (await post(withPayment(null))).json()).outcome).toBe('credited');
+    const answers = await Promise.all(
+      ['pi_late_a', 'pi_late_b', null, 'pi_late_a', 'pi_late_c'].flatMap((id) => [
+        post(withPayment(id)),
+        post(withPayment(id)),
+      ]),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(await balanceOf(accountId)).toBe(1_000);
+    const [{ n }] = await db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM ledger WHERE account_id = ${accountId} AND kind = 'purchase'`;
+    expect(n).toBe(1);
+    // The first reference recorded is the session itself; a dispute naming a later payment finds it.
+    const dispute = stripeEvent('charge.dispute.created', {
+      id: 'dp_late',
+      charge: 'ch_x',
+      payment_intent: 'pi_late_b',
+    });
+    expect((await post(dispute)).status).toBe(200);
+    expect(await balanceOf(accountId)).toBe(0);
+  });
+
+  it('concurrent first deliveries of one session naming different payment ids credit it once', async () => {
+    const { accountId, sessionId } = await checkout();
+    const ids = Array.from({ length: 12 }, (_, i) => `pi_race_${i}`);
+    const answers = await Promise.all(ids.map((id) => post(completed(sessionId, id))));
+    const outcomes = await Promise.all(answers.map(async (answer) => (await answer.json()).outcome));
+    expect(outcomes.filter((outcome) => outcome === 'credited')).toHaveLength(1);
+    expect(await balanceOf(accountId)).toBe(1_000);
+    // Every id any of them named now finds the purchase.
+    for (const id of ids.slice(0, 3)) expect((await post(refunded(id, 1_000))).status, id).toBe(200);
+    expect(await balanceOf(accountId)).toBe(0);
+  });
 
   it(
     'bad signature, stale timestamp, no signature, malformed body, ' + 'unknown type: a clear 400 and nothing credited',
