@@ -6,6 +6,15 @@ import { applyCheckoutEvent, recordCheckout, reversePayment } from '../data/purc
 import type { CreditPack } from './credit-packs.ts';
 import { type EventAnswer, MalformedEvent, SignatureRejected } from './events.ts';
 
+/** How far a Stripe-Signature's timestamp may be from now, either way. */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The `t=` of a Stripe-Signature header, in seconds since the epoch; null without one. */
+function signedAt(signature: string): number | null {
+  const match = /(?:^|,)\s*t=([0-9]+)\s*(?:,|$)/.exec(signature);
+  return match ? Number(match[1]) : null;
+}
+
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : typeof value?.id === 'string' ? value.id : null;
 
@@ -81,17 +90,29 @@ export class StripePayments {
   }
 
   /**
-   * The event a webhook request carries, when its Stripe-Signature holds (within 5 minutes):
+   * The event a webhook request carries, when its Stripe-Signature holds (signed within 5 minutes of now, either way):
    * SignatureRejected when it does not, MalformedEvent when the signed body is no event.
    */
   async verifiedEvent(body: string, signature: string): Promise<Stripe.Event> {
     let event: Stripe.Event;
     try {
-      event = await this.#stripe.webhooks.constructEventAsync(body, signature, this.config.webhookSecret);
+      event = await this.#stripe.webhooks.constructEventAsync(
+        body,
+        signature,
+        this.config.webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+      );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new SignatureRejected(error.message);
       throw new MalformedEvent('the body is not a Stripe event in JSON');
     }
+    // The SDK bounds only the past; a timestamp ahead of the clock would let a captured event be replayed longer.
+    const at = signedAt(signature);
+    if (at !== null && at > Date.now() / 1000 + SIGNATURE_TOLERANCE_SECONDS)
+      throw new SignatureRejected(
+        `The Stripe-Signature timestamp ${at} is more than ${SIGNATURE_TOLERANCE_SECONDS} seconds in the future; ` +
+          "check the sender's clock.",
+      );
     if (typeof event?.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null)
       throw new MalformedEvent('the event has no type or no data.object');
     return event;

@@ -281,6 +281,24 @@ describe('POST /webhooks/stripe', () => {
   });
 
   it(
+    'an event timestamped more than 5 minutes ahead is refused with 400, ' +
+      'like a stale one; within 5 minutes it applies',
+    async () => {
+      const { accountId, sessionId, paymentIntent } = await checkout();
+      const event = completed(sessionId, paymentIntent);
+      const now = Math.floor(Date.now() / 1000);
+      const ahead = await post(event, signed(event, WEBHOOK_SECRET, now + 600));
+      expect(ahead.status).toBe(400);
+      const body = await ahead.json();
+      expect(body.error).toBe('invalid_signature');
+      expect(body.message).toMatch(/future/);
+      expect(await balanceOf(accountId)).toBe(0);
+      expect((await post(event, signed(event, WEBHOOK_SECRET, now + 60))).status).toBe(200);
+      expect(await balanceOf(accountId)).toBe(1_000);
+    },
+  );
+
+  it(
     'bad signature, stale timestamp, no signature, malformed body, ' + 'unknown type: a clear 400 and nothing credited',
     async () => {
       const { accountId, sessionId, paymentIntent } = await checkout();
