@@ -4,9 +4,11 @@ import { IDEMPOTENCY_KEY_LIFETIME_MS } from './billing/idempotency.ts';
 import { billing } from './billing/middleware.ts';
 import {
   DEFAULT_HTTP_LIMITS,
+  DEFAULT_OPERATOR,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_UNAUTHORIZED_FLOOR_MS,
   type HttpLimits,
+  type OperatorSettings,
 } from './config.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
@@ -76,12 +78,14 @@ export interface AppDependencies {
    */
   operations?: readonly ContractOperation[];
   /** The account page's own needs (web/); by default it links to http://localhost, mails nowhere, sells nothing. */
-  web?: Omit<WebDependencies, 'sql' | 'now' | 'payments'>;
+  web?: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'>;
   /** Credit purchases through Stripe: the account page's packs and `POST /webhooks/stripe`; none by default. */
   payments?: StripePayments | null;
+  /** Who runs the service: the account page, its emails and the served contract's `info` name them. */
+  operator?: OperatorSettings;
 }
 
-const NO_WEB: Omit<WebDependencies, 'sql' | 'now' | 'payments'> = {
+const NO_WEB: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'> = {
   publicUrl: () => new URL('http://localhost'),
   secureCookies: false,
   log: () => {},
@@ -108,6 +112,7 @@ export function createApp({
   operations = contractOperations,
   web = NO_WEB,
   payments = null,
+  operator = DEFAULT_OPERATOR,
 }: AppDependencies): App {
   const app = new OpenAPIHono<AppEnv>();
   const routing = routeOperations(operations);
@@ -146,8 +151,8 @@ export function createApp({
   registerGetHealth(app);
   registerGetReadiness(app, { sql, reads, readinessTimeoutMs });
   registerGetMetrics(app, { metrics });
-  registerContractDocuments(app);
-  app.route('/account', createAccountPages({ sql, now, payments, ...web }));
+  registerContractDocuments(app, { operator, publicUrl: web.publicUrl });
+  app.route('/account', createAccountPages({ sql, now, payments, operator, ...web }));
   if (payments) app.route('/webhooks', createStripeWebhooks(payments));
   return app;
 }

@@ -47,7 +47,25 @@ export interface Config {
   /** Credit purchases through Stripe Checkout; null when STRIPE_SECRET_KEY is not set. */
   stripe: StripeConfig | null;
   creditPacks: CreditPack[];
+  /** Who runs the service, as customers see it on the account page, in emails and in the contract's `info`. */
+  operator: OperatorSettings;
 }
+
+/** Who runs the service and how customers reach them. */
+export interface OperatorSettings {
+  companyName: string;
+  /** Where customers write for help and to buy credits without Stripe. */
+  supportEmail: string;
+  /** The terms of service; absent: none are linked. */
+  termsUrl: string | undefined;
+}
+
+/** A local start: the service's own name, an address that says it is local, no terms. */
+export const DEFAULT_OPERATOR: OperatorSettings = {
+  companyName: 'Advertiser Lookup API',
+  supportEmail: 'support@localhost.localdomain',
+  termsUrl: undefined,
+};
 
 export interface StripeConfig {
   secretKey: string;
@@ -226,6 +244,26 @@ export const envSchema = z.object({
       'The packs the account page sells: a JSON array of `{"id", "name", "credits", "price", "currency"}`, ' +
         'the price in minor units (cents). Default: 1,000, 5,000 and 25,000 credits for $10, $45 and $200.',
     ),
+  COMPANY_NAME: z
+    .string()
+    .min(1)
+    .max(100)
+    .default(DEFAULT_OPERATOR.companyName)
+    .describe('Who runs the service, as the account page, its emails and the contract name them.'),
+  SUPPORT_EMAIL: z
+    .string()
+    .regex(/^[^\s@<>"]+@[^\s@<>"]+$/, { error: 'must be an email address, such as support@yourcompany.com' })
+    .default(DEFAULT_OPERATOR.supportEmail)
+    .describe(
+      "Where customers write for help (account page, emails, the contract's `info.contact`) and, without " +
+        'Stripe, to buy credits. The default only suits a local start: set it before customers see the service.',
+    ),
+  TERMS_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional()
+    .describe(
+      "Your terms of service: linked from the account page and the contract's `info.termsOfService`. Unset: none.",
+    ),
 });
 
 const configSchema = envSchema
@@ -288,6 +326,7 @@ const configSchema = envSchema
           ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL }
           : null,
       creditPacks: env.CREDIT_PACKS,
+      operator: { companyName: env.COMPANY_NAME, supportEmail: env.SUPPORT_EMAIL, termsUrl: env.TERMS_URL },
     }),
   );
 

@@ -15,6 +15,7 @@ import type { App } from './http/app-env.ts';
 import { whenConnectionCloses } from './http/connection-close.ts';
 import { createHttpServer } from './http/server.ts';
 import { logMailer } from './mail/mailer.ts';
+import { withOperatorSignature } from './mail/operator-signature.ts';
 import type { Logger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { loadSandboxDataset } from './synthetic/load.ts';
@@ -126,9 +127,11 @@ export async function startService(
     // Before the port opens, so the first lookups already read from the replicas that are up.
     await reads.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
+    // Every email, account or alert, ends with the operator's name and support address.
+    const mail = withOperatorSignature(mailer ?? logMailer(log), config.operator);
     alerts = new AlertSender({
       sql,
-      mailer: mailer ?? logMailer(log),
+      mailer: mail,
       publicUrl,
       webhook: { allowPrivateAddresses: config.alertWebhookPrivateAddresses },
       log,
@@ -158,8 +161,9 @@ export async function startService(
         publicUrl,
         secureCookies: config.publicUrl?.startsWith('https:') ?? false,
         log,
-        mailer: mailer ?? logMailer(log),
+        mailer: mail,
       },
+      operator: config.operator,
     });
     const port = await new Promise<number>((resolve, reject) => {
       const http = createHttpServer(app.fetch, config.http, config.host);

@@ -103,6 +103,11 @@ describe('the configuration schema (config)', () => {
       alertWebhookPrivateAddresses: false,
       stripe: null,
       creditPacks: DEFAULT_CREDIT_PACKS,
+      operator: {
+        companyName: 'Advertiser Lookup API',
+        supportEmail: 'support@localhost.localdomain',
+        termsUrl: undefined,
+      },
     });
     const config = loadConfig({
       DATABASE_URL: 'postgres://db.example:5432/alk',
@@ -155,6 +160,24 @@ describe('the configuration schema (config)', () => {
       ).toThrow(/CREDIT_PACKS/);
     },
   );
+
+  it('the operator: company name, support address and terms URL, with defaults for a local start', () => {
+    expect(
+      loadConfig({
+        COMPANY_NAME: 'Lookup Ltd',
+        SUPPORT_EMAIL: 'help@lookup.example',
+        TERMS_URL: 'https://lookup.example/terms',
+      }).operator,
+    ).toEqual({
+      companyName: 'Lookup Ltd',
+      supportEmail: 'help@lookup.example',
+      termsUrl: 'https://lookup.example/terms',
+    });
+    expect(() => loadConfig({ SUPPORT_EMAIL: 'nobody' })).toThrow(
+      'SUPPORT_EMAIL must be an email address, such as support@yourcompany.com, got "nobody"',
+    );
+    expect(() => loadConfig({ TERMS_URL: 'terms.html' })).toThrow(/^TERMS_URL must be an http:\/\/ or https:\/\/ URL/);
+  });
 
   it('an empty variable counts as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '', DEMO_DATA: '', EMBEDDED_PG_DIR: '' })).toEqual(loadConfig({}));

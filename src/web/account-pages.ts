@@ -5,6 +5,7 @@ import { registerAssets } from './assets.ts';
 import { registerAuthPages } from './auth-pages.ts';
 import { csrfProtection } from './csrf.ts';
 import { registerDashboardPages } from './dashboard-pages.ts';
+import { withOperator } from './operator.tsx';
 import { loadSession } from './session.ts';
 import type { Web, WebDependencies, WebEnv } from './web-env.ts';
 
@@ -40,6 +41,7 @@ export function createAccountPages(deps: WebDependencies): Web {
   registerAssets(web);
   web.use('*', pageSecurityHeaders(deps.payments?.checkoutOrigin ?? null));
   web.use('*', bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('This form is too large.', 413) }));
+  web.use('*', withOperator(deps.operator));
   web.use('*', loadSession(deps.sql, secure));
   web.use('*', ...csrfProtection(secure, () => deps.publicUrl().origin));
   registerAuthPages(web, { ...deps, secure });

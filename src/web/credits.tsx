@@ -1,7 +1,9 @@
+import type { OperatorSettings } from '../config.ts';
 import { findAccount } from '../data/accounts.ts';
 import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Notice, Page } from './layout.tsx';
+import { SupportLink } from './operator.tsx';
 import { requireSession } from './session.ts';
 import type { Session, Web, WebDependencies } from './web-env.ts';
 
@@ -26,11 +28,13 @@ function CreditsPage({
   session,
   balance,
   payments,
+  operator,
   notice,
 }: {
   session: Session;
   balance: number;
   payments: WebDependencies['payments'];
+  operator: OperatorSettings;
   notice?: { kind: 'success' | 'info' | 'error'; text: string };
 }) {
   return (
@@ -69,8 +73,8 @@ function CreditsPage({
         <section class="card">
           <h2>Credit packs</h2>
           <p data-testid="through-operator">
-            Purchases are made through the operator of this service: ask them to add credits to your account (they use{' '}
-            <code>npm run admin -- credits add</code> with your payment's reference).
+            To buy credits, write to <SupportLink operator={operator} /> with the number of credits you want; they are
+            added to this account's balance once paid.
           </p>
         </section>
       )}
@@ -80,15 +84,24 @@ function CreditsPage({
 
 /**
  * GET /account/credits and POST /account/credits/checkout (docs/product-rules.md §13): the packs,
- * and a Stripe Checkout Session for the one chosen; without Stripe, the operator sells credits.
+ * and a Stripe Checkout Session for the one chosen; without Stripe, the page says where to write to buy them.
  */
-export function registerCredits(web: Web, { sql, payments }: Pick<WebDependencies, 'sql' | 'payments'>) {
+export function registerCredits(
+  web: Web,
+  { sql, payments, operator }: Pick<WebDependencies, 'sql' | 'payments' | 'operator'>,
+) {
   const balanceOf = async (session: Session) => (await findAccount(sql, session.accountId))?.balance ?? 0;
   web.get('/credits', requireSession, async (c) => {
     const session = c.get('session')!;
     const notice = CHECKOUT_NOTICES[c.req.query('checkout') ?? ''];
     return c.html(
-      <CreditsPage session={session} balance={await balanceOf(session)} payments={payments} notice={notice} />,
+      <CreditsPage
+        session={session}
+        balance={await balanceOf(session)}
+        payments={payments}
+        operator={operator}
+        notice={notice}
+      />,
     );
   });
   web.post('/credits/checkout', requireSession, async (c) => {
@@ -96,12 +109,15 @@ export function registerCredits(web: Web, { sql, payments }: Pick<WebDependencie
     const packId = String((await c.req.parseBody()).pack ?? '');
     const pack = payments?.packs.find((candidate) => candidate.id === packId);
     if (!payments || !pack) {
-      const text = payments ? 'There is no such pack; choose one below.' : 'Credits are sold by the operator.';
+      const text = payments
+        ? 'There is no such pack; choose one below.'
+        : `Credits are not sold on this page: write to ${operator.supportEmail} to buy them.`;
       return c.html(
         <CreditsPage
           session={session}
           balance={await balanceOf(session)}
           payments={payments}
+          operator={operator}
           notice={{ kind: 'error', text }}
         />,
         400,

@@ -1,6 +1,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import { CSRF_FIELD } from './csrf.ts';
+import { OperatorFooter } from './operator.tsx';
 
 export interface PageProps {
   title: string;
@@ -77,6 +78,7 @@ export function Page({ title, email, csrfToken, current, scripts = [], styles = 
             )}
           </header>
           <main id="main">{children}</main>
+          <OperatorFooter />
           {scripts.map((src) => (
             <script src={src} defer />
           ))}

@@ -4,8 +4,11 @@ import path from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { projectRoot } from '../../src/config.ts';
+import { logMailer } from '../../src/mail/mailer.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { spec } from '../support/contract.ts';
 import { rawRequest, startHttpServer, type TestHttpServer } from '../support/http.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -150,4 +153,50 @@ describe('/docs never takes an address from the request', () => {
       expect(answer.body, host).toMatch(/"servers": \[\s*\{\s*"url": "\/",/);
     }
   });
+});
+
+describe("the served contract's info names the operator (docs/product-rules.md R13.5)", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi({
+      operator: {
+        companyName: 'Lookup Ltd',
+        supportEmail: 'help@lookup.example',
+        termsUrl: 'https://lookup.example/terms',
+      },
+      web: {
+        publicUrl: () => new URL('https://api.lookup.example'),
+        secureCookies: true,
+        log: () => {},
+        mailer: logMailer(() => {}),
+      },
+    });
+  });
+  afterAll(() => api?.close());
+
+  it(
+    '/openapi.json, /openapi.yaml and /docs give its support address, ' +
+      'account page and terms; nothing else changes',
+    async () => {
+      const expected = {
+        contact: {
+          name: 'Lookup Ltd support',
+          email: 'help@lookup.example',
+          url: 'https://api.lookup.example/account',
+        },
+        termsOfService: 'https://lookup.example/terms',
+      };
+      const json = await (await api.app.request('/openapi.json')).json();
+      expect(json.info).toMatchObject(expected);
+      const yamlText = await (await api.app.request('/openapi.yaml')).text();
+      const yaml = parse(yamlText);
+      expect(yaml.info).toMatchObject(expected);
+      expect(yaml).toEqual(json);
+      expect({ ...json, info: { ...spec.info } }).toEqual(spec);
+      // The file's comments stay; nothing served names a placeholder company.
+      expect(yamlText).toContain('# Query parameters that carry credentials by common convention');
+      for (const text of [JSON.stringify(json), yamlText])
+        expect(text).not.toMatch(/example\.com\/(terms|support)|support@example\.com/);
+    },
+  );
 });

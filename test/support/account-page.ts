@@ -1,5 +1,7 @@
 import { createApp } from '../../src/app.ts';
+import type { OperatorSettings } from '../../src/config.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
+import { withOperatorSignature } from '../../src/mail/operator-signature.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import type { StripePayments } from '../../src/payments/stripe-payments.ts';
@@ -22,11 +24,16 @@ export interface AccountPageHarness {
   close(): Promise<void>;
 }
 
-/** `payments`: the credit purchases to offer, made on the app's own pool (none by default). */
+/**
+ * `payments`: the credit purchases to offer, made on the app's own pool (none by default);
+ * `operator`: who runs the service (a local start's defaults unless given), signing the emails as the service does.
+ */
 export async function startAccountPage({
   payments,
+  operator,
 }: {
   payments?: (sql: Sql) => StripePayments;
+  operator?: OperatorSettings;
 } = {}): Promise<AccountPageHarness> {
   const db = await createTestDatabase();
   const smtp = await startTestSmtp();
@@ -38,12 +45,13 @@ export async function startAccountPage({
     sql: requestPool,
     rateLimit: { requests: 0, windowSeconds: 60 },
     payments: payments?.(requestPool) ?? null,
+    ...(operator && { operator }),
     logger: createLogger({ level: 'info', destination: { write: (chunk) => void logged.push(chunk) } }),
     web: {
       publicUrl: () => new URL('http://localhost'),
       secureCookies: false,
       log: (line) => void logged.push(line),
-      mailer,
+      mailer: operator ? withOperatorSignature(mailer, operator) : mailer,
     },
   });
   const harness: AccountPageHarness = {
