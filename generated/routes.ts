@@ -1962,14 +1962,16 @@ const XTruncatedHeaderSchema = z
 const BearerAuthSecurityScheme = {
   type: 'http',
   scheme: 'bearer',
-  description: '`Authorization: Bearer <API_KEY>`. Equivalent to `x-api-key`.',
+  description:
+    '`Authorization: Bearer <API_KEY>`. Equivalent to `x-api-key`. To try the calls here, use a test key (`alk_test_…`, free); a live key spends credits.',
 }
 
 const ApiKeyHeaderSecurityScheme = {
   type: 'apiKey',
   in: 'header',
   name: 'x-api-key',
-  description: '`x-api-key: <API_KEY>`. Equivalent to the bearer header.',
+  description:
+    '`x-api-key: <API_KEY>`. Equivalent to the bearer header. To try the calls here, use a test key (`alk_test_…`, free); a live key spends credits.',
 }
 
 export const getApiV1AdvertiserRoute = createRoute({

@@ -98,6 +98,11 @@ describe('/docs: Scalar reference served entirely by the service (docs/product-r
     );
     expect(outside).toEqual([]);
     expect(requested).toContain(`${origin}/openapi.json`);
+    expect(requested).toContain(`${origin}/docs/favicon.svg`);
+    // No button or link shown leads off the machine (Scalar's client, its site); the account page is linked.
+    expect(await page.locator('a[href*="scalar.com"]:visible, [href*="client.scalar"]:visible').count()).toBe(0);
+    expect(await page.getByText('Open in API Client').count()).toBe(0);
+    expect(await page.locator('a[href="/account"]').count()).toBeGreaterThan(0);
     await page.close();
   }, 90_000);
 
@@ -108,6 +113,29 @@ describe('/docs: Scalar reference served entirely by the service (docs/product-r
     const script = await api.app.request('/docs/scalar-api-reference.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
+  });
+
+  it('the page turns off what leaves the machine, serves its own icon, and suggests a free test key', async () => {
+    const html = await (await api.app.request('/docs')).text();
+    const config = JSON.parse(/createApiReference\('#app', (\{[\s\S]*\})\)/.exec(html)![1]);
+    expect(config).toMatchObject({
+      hideClientButton: true,
+      telemetry: false,
+      persistAuth: false,
+      favicon: '/docs/favicon.svg',
+    });
+    expect(config).not.toHaveProperty('authentication');
+    expect(config.customCss).toContain('a[href^="https://www.scalar.com"]');
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/docs/favicon.svg" />');
+    const icon = await api.app.request('/docs/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+    const contract = await (await api.app.request('/openapi.json')).json();
+    expect(contract.info.description).toContain('[account page](/account)');
+    expect(contract.info.description).toMatch(/paste a \*\*test key\*\* \(`alk_test_…`\)/);
+    for (const scheme of Object.values(contract.components.securitySchemes) as { description: string }[])
+      expect(scheme.description).toContain('use a test key (`alk_test_…`, free); a live key spends credits');
   });
 
   it(
