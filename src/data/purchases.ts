@@ -12,6 +12,21 @@ export async function recordCheckout(
     VALUES (${sessionId}, ${accountId}, ${pack.id}, ${pack.credits}, ${pack.price}, ${pack.currency})`;
 }
 
+/** One of the account's Checkout Sessions, as the credits page reports it after Stripe sends the buyer back. */
+export interface CheckoutState {
+  packId: string;
+  credits: number;
+  credited: boolean;
+}
+
+/** The account's Checkout Session `sessionId`; null when it is unknown or another account's. */
+export async function checkoutOfAccount(sql: Sql, accountId: number, sessionId: string): Promise<CheckoutState | null> {
+  const [row] = await sql<{ pack_id: string; credits: number; credited: boolean }[]>`
+    SELECT pack_id, credits, credited_at IS NOT NULL AS credited FROM credit_purchases
+    WHERE checkout_session_id = ${sessionId} AND account_id = ${accountId}`;
+  return row ? { packId: row.pack_id, credits: row.credits, credited: row.credited } : null;
+}
+
 export type CheckoutOutcome =
   | { outcome: 'unknown' }
   | { outcome: 'not paid yet' }

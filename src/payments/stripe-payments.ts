@@ -78,7 +78,8 @@ export class StripePayments {
         client_reference_id: String(accountId),
         customer_email: email,
         metadata: { account_id: String(accountId), pack_id: pack.id, credits: String(pack.credits) },
-        success_url: new URL('/account/credits?checkout=success', base).href,
+        // Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}: the page reports that session's state.
+        success_url: new URL('/account/credits?checkout=success&session_id={CHECKOUT_SESSION_ID}', base).href,
         cancel_url: new URL('/account/credits?checkout=cancelled', base).href,
       },
       // The SDK's own retries reuse it, so a retried create never makes a second session.

@@ -1,5 +1,6 @@
 import type { OperatorSettings } from '../config.ts';
 import { findAccount } from '../data/accounts.ts';
+import { checkoutOfAccount } from '../data/purchases.ts';
 import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Notice, Page } from './layout.tsx';
@@ -14,15 +15,34 @@ function formatPrice(pack: CreditPack): string {
   );
 }
 
-const CHECKOUT_NOTICES: Record<string, { kind: 'success' | 'info'; text: string }> = {
-  success: {
-    kind: 'success',
-    text:
-      'Thank you: your payment went through. The credits are added as soon as Stripe confirms it, ' +
-      'usually within seconds; reload this page to see them.',
-  },
-  cancelled: { kind: 'info', text: 'The payment was cancelled; nothing was charged.' },
-};
+type PageNotice = { kind: 'success' | 'info' | 'error'; text: string };
+
+const CANCELLED: PageNotice = { kind: 'info', text: 'The payment was cancelled; nothing was charged.' };
+
+/**
+ * Back from Stripe Checkout: what the account's session named in the URL did, read from the
+ * database; nothing when the URL names no session of this account (R13.6).
+ */
+async function checkoutNotice(
+  sql: WebDependencies['sql'],
+  accountId: number,
+  checkout: string | undefined,
+  sessionId: string | undefined,
+): Promise<PageNotice | undefined> {
+  if (checkout === 'cancelled') return CANCELLED;
+  if (checkout !== 'success' || !sessionId || sessionId.length > 255) return undefined;
+  const state = await checkoutOfAccount(sql, accountId, sessionId);
+  if (state === null) return undefined;
+  const credits = `${formatNumber(state.credits)} credits`;
+  return state.credited
+    ? { kind: 'success', text: `Thank you: your payment went through and ${credits} were added to your balance.` }
+    : {
+        kind: 'info',
+        text:
+          `Your payment is still being confirmed: the ${credits} are added as soon as Stripe confirms it, ` +
+          'usually within seconds. Reload this page to see them.',
+      };
+}
 
 function CreditsPage({
   session,
@@ -35,7 +55,7 @@ function CreditsPage({
   balance: number;
   payments: WebDependencies['payments'];
   operator: OperatorSettings;
-  notice?: { kind: 'success' | 'info' | 'error'; text: string };
+  notice?: PageNotice;
 }) {
   return (
     <Page title="Buy credits" email={session.email} csrfToken={session.csrfToken} current="credits">
@@ -93,7 +113,7 @@ export function registerCredits(
   const balanceOf = async (session: Session) => (await findAccount(sql, session.accountId))?.balance ?? 0;
   web.get('/credits', requireSession, async (c) => {
     const session = c.get('session')!;
-    const notice = CHECKOUT_NOTICES[c.req.query('checkout') ?? ''];
+    const notice = await checkoutNotice(sql, session.accountId, c.req.query('checkout'), c.req.query('session_id'));
     return c.html(
       <CreditsPage
         session={session}

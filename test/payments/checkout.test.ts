@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
-import { SECRET_KEY, type StripeStandIn, startStripeStandIn, WEBHOOK_SECRET } from '../support/stripe.ts';
+import {
+  paidSession,
+  SECRET_KEY,
+  type StripeStandIn,
+  signed,
+  startStripeStandIn,
+  stripeEvent,
+  WEBHOOK_SECRET,
+} from '../support/stripe.ts';
 
 /** docs/product-rules.md §13: buying a pack on the account page creates a Stripe Checkout Session. */
 describe('buying credits on the account page', () => {
@@ -58,7 +66,7 @@ describe('buying credits on the account page', () => {
         client_reference_id: String(accountId),
         customer_email: 'buyer@example.com',
         'metadata[pack_id]': 'growth',
-        success_url: 'https://api.example.com/account/credits?checkout=success',
+        success_url: 'https://api.example.com/account/credits?checkout=success&session_id={CHECKOUT_SESSION_ID}',
         cancel_url: 'https://api.example.com/account/credits?checkout=cancelled',
       });
       const [purchase] = await page.db.sql`
@@ -72,8 +80,44 @@ describe('buying credits on the account page', () => {
         currency: 'usd',
         credited_at: null,
       });
-      expect((await browser.get('/account/credits?checkout=success')).text).toContain('your payment went through');
       expect((await browser.get('/account/credits?checkout=cancelled')).text).toContain('nothing was charged');
+    },
+  );
+
+  it(
+    'back from Checkout, the page says what the session credited, ' +
+      'or that it is being confirmed; otherwise nothing',
+    async () => {
+      const browser = await page.signedIn('returning@example.com');
+      await browser.get('/account/credits');
+      const bought = await browser.post('/account/credits/checkout', { pack: 'starter' });
+      const sessionId = /\/pay\/(cs_test_[0-9]+)$/.exec(bought.headers.get('location') ?? '')![1];
+      const back = `/account/credits?checkout=success&session_id=${sessionId}`;
+      const confirming = await browser.get(back);
+      expect(confirming.text).toContain('Your payment is still being confirmed: the 1,000 credits are added');
+      expect(confirming.text).not.toContain('Thank you');
+      const event = stripeEvent('checkout.session.completed', paidSession(sessionId, `pi_for_${sessionId}`));
+      const delivered = await page.app.request('/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signed(event) },
+        body: event,
+      });
+      expect(delivered.status).toBe(200);
+      const credited = await browser.get(back);
+      expect(credited.text).toContain(
+        'Thank you: your payment went through and 1,000 credits were added to your balance.',
+      );
+      // No session, an unknown one, another account's: no word of a payment.
+      const other = await page.signedIn('someone-else@example.com');
+      for (const [who, path] of [
+        [browser, '/account/credits?checkout=success'],
+        [browser, '/account/credits?checkout=success&session_id=cs_test_never_made'],
+        [other, back],
+      ] as const) {
+        const shown = await who.get(path);
+        expect(shown.status, path).toBe(200);
+        expect(shown.text, path).not.toMatch(/Thank you|being confirmed|credits were added/);
+      }
     },
   );
 
