@@ -15,6 +15,16 @@ function formatPrice(pack: CreditPack): string {
   );
 }
 
+/** `$0.009`: what one credit of the pack costs, to at most 4 decimals, so packs compare at a glance. */
+export function formatPricePerCredit(pack: CreditPack): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: pack.currency.toUpperCase(),
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  }).format(pack.price / 100 / pack.credits);
+}
+
 type PageNotice = { kind: 'success' | 'info' | 'error'; text: string };
 
 const CANCELLED: PageNotice = { kind: 'info', text: 'The payment was cancelled; nothing was charged.' };
@@ -81,6 +91,9 @@ function CreditsPage({
                   <h3>{pack.name}</h3>
                   <p class="big">{formatNumber(pack.credits)}</p>
                   <p class="muted">credits for {formatPrice(pack)}</p>
+                  <p class="muted" data-testid="price-per-credit">
+                    {formatPricePerCredit(pack)} per credit
+                  </p>
                   <button type="submit" aria-label={`Buy ${pack.name}: ${formatNumber(pack.credits)} credits`}>
                     Buy
                   </button>

@@ -84,6 +84,13 @@ describe('buying credits on the account page', () => {
     },
   );
 
+  it('each pack shows its price per credit', async () => {
+    const browser = await page.signedIn('per-credit@example.com');
+    const offered = await browser.get('/account/credits');
+    const perCredit = [...offered.text.matchAll(/data-testid="price-per-credit">([^<]*)</g)].map((match) => match[1]);
+    expect(perCredit).toEqual(['$0.01 per credit', '$0.009 per credit', '$0.008 per credit']);
+  });
+
   it(
     'back from Checkout, the page says what the session credited, ' +
       'or that it is being confirmed; otherwise nothing',
