@@ -10,7 +10,7 @@ import type { Web, WebDependencies } from './web-env.ts';
  * CSV, buying credits, alerts.
  */
 export function registerDashboardPages(web: Web, { sql, now, payments, operator }: WebDependencies) {
-  registerOverview(web, { sql, now });
+  registerOverview(web, { sql, now, payments, operator });
   registerKeys(web, { sql });
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments, operator });

@@ -1,20 +1,30 @@
 import { findAccount } from '../data/accounts.ts';
 import { activeKeyCount } from '../data/api-keys.ts';
-import type { Sql } from '../data/client.ts';
 import { usageByDay } from '../data/usage.ts';
+import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
+import { SupportLink } from './operator.tsx';
 import { requireSession } from './session.ts';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
-import type { Web } from './web-env.ts';
+import type { Web, WebDependencies } from './web-env.ts';
+
+/** The fewest credits a pack sells. */
+const smallestPack = (packs: readonly CreditPack[]) => Math.min(...packs.map((pack) => pack.credits));
 
 /** JSON for a `<script type="application/json">` block: nothing in it can end the block. */
 function jsonBlock(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** GET /account: the balance and the usage of the last 30 or 90 days (docs/product-rules.md R12.36–R12.38). */
-export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => Date }) {
+/**
+ * GET /account: the balance, how to add credits (R13.7), and the usage of the last 30 or 90 days
+ * (docs/product-rules.md R12.36–R12.38).
+ */
+export function registerOverview(
+  web: Web,
+  { sql, now, payments, operator }: Pick<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'>,
+) {
   web.get('/', requireSession, async (c) => {
     const session = c.get('session')!;
     const period: Period = c.req.query('days') === '90' ? 90 : 30;
@@ -54,11 +64,20 @@ export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => 
               {usage.total.refundedCalls > 0 && `, ${formatNumber(usage.total.refundedCalls)} of them refunded`}
             </p>
           </section>
-          <section class="card">
+          <section class="card" data-testid="buy-credits">
             <h2 class="label">Buying credits</h2>
-            <p class="muted">
-              For now the operator of the service adds credits to your account. Buying them here is on its way.
-            </p>
+            {payments ? (
+              <>
+                <p class="muted">Packs from {formatNumber(smallestPack(payments.packs))} credits, paid on Stripe.</p>
+                <a class="button" href="/account/credits">
+                  Add credits
+                </a>
+              </>
+            ) : (
+              <p class="muted">
+                To buy credits, write to <SupportLink operator={operator} />.
+              </p>
+            )}
           </section>
         </div>
         {keys === 0 && (

@@ -128,6 +128,22 @@ describe('buying credits on the account page', () => {
     },
   );
 
+  it(
+    'the Overview offers Add credits where packs are sold, ' + 'and says where to write to buy them otherwise',
+    async () => {
+      const buyer = await page.signedIn('overview-buyer@example.com');
+      const card = (html: string) => /data-testid="buy-credits">([\s\S]*?)<\/section>/.exec(html)![1];
+      const withStripe = card((await buyer.get('/account')).text);
+      expect(withStripe).toContain('<a class="button" href="/account/credits">Add credits</a>');
+      expect(withStripe).toContain('Packs from 1,000 credits');
+      const other = await withoutStripe.signedIn('overview-no-stripe@example.com');
+      const without = card((await other.get('/account')).text);
+      expect(without).toContain('To buy credits, write to <a href="mailto:support@localhost.localdomain">');
+      expect(without).not.toContain('Add credits');
+      for (const text of [withStripe, without]) expect(text).not.toMatch(/on its way|the operator/);
+    },
+  );
+
   it('an unknown pack is refused with 400 and no session', async () => {
     const browser = await page.signedIn('picky@example.com');
     await browser.get('/account/credits');
