@@ -121,7 +121,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           response.writeHead(502).end(`the webhook answered ${delivered.status}`);
           return;
         }
-        response.writeHead(303, { Location: session.successUrl }).end();
+        // As Stripe does: the success URL gets the session's id in place of {CHECKOUT_SESSION_ID}.
+        response.writeHead(303, { Location: session.successUrl.replace('{CHECKOUT_SESSION_ID}', pay[1]) }).end();
         return;
       }
       response.writeHead(404, { 'Content-Type': 'application/json' });

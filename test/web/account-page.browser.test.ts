@@ -228,7 +228,9 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     await page.getByRole('button', { name: 'Buy Starter: 1,000 credits' }).click();
     await expect.poll(() => page.url()).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
     await page.getByRole('button', { name: 'Pay' }).click();
-    await expect.poll(() => page.getByText('your payment went through').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText('your payment went through and 1,000 credits were added').isVisible())
+      .toBe(true);
     await page.reload();
     expect(await page.getByTestId('balance').textContent()).toBe('1,182');
     await shot(page, 'desktop-8e-credits-bought');
