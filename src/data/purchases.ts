@@ -27,6 +27,17 @@ export async function checkoutOfAccount(sql: Sql, accountId: number, sessionId: 
   return row ? { packId: row.pack_id, credits: row.credits, credited: row.credited } : null;
 }
 
+/**
+ * Records that Stripe says the payment `paymentId` belongs to the session: later refunds and
+ * disputes naming it find the purchase. Nothing when the session is not one of this service's.
+ */
+export async function recordSessionPayment(sql: Sql, sessionId: string, paymentId: string): Promise<void> {
+  await sql`
+    INSERT INTO credit_purchase_payments (payment_id, checkout_session_id)
+    SELECT ${paymentId}, checkout_session_id FROM credit_purchases WHERE checkout_session_id = ${sessionId}
+    ON CONFLICT (payment_id) DO NOTHING`;
+}
+
 export type CheckoutOutcome =
   | { outcome: 'unknown' }
   | { outcome: 'not paid yet' }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import type { StripeConfig } from '../config.ts';
 import type { Sql } from '../data/client.ts';
-import { applyCheckoutEvent, recordCheckout, reversePayment } from '../data/purchases.ts';
+import { applyCheckoutEvent, recordCheckout, recordSessionPayment, reversePayment } from '../data/purchases.ts';
 import type { CreditPack } from './credit-packs.ts';
 import { type EventAnswer, MalformedEvent, SignatureRejected } from './events.ts';
 
@@ -165,13 +165,35 @@ export class StripePayments {
     return { status: 200, body: { received: true, outcome: applied.outcome } };
   }
 
+  /**
+   * A refund or dispute whose payment no event of a session named: Stripe says which Checkout
+   * Session the PaymentIntent belongs to, and it is recorded for that session (R13.3). False when
+   * Stripe names none or cannot be asked now (the event is then answered 409 and retried).
+   */
+  async #learnSessionOf(paymentIntent: string, eventId: string): Promise<boolean> {
+    if (!paymentIntent.startsWith('pi_')) return false;
+    let sessionId: string | undefined;
+    try {
+      const sessions = await this.#stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
+      sessionId = sessions.data[0]?.id;
+    } catch (error) {
+      this.log(`Stripe event ${eventId}: could not ask Stripe for the session of ${paymentIntent}: ${error}`);
+      return false;
+    }
+    if (sessionId === undefined) return false;
+    await recordSessionPayment(this.sql, sessionId, paymentIntent);
+    return true;
+  }
+
   async #reverse(
     paymentIds: string[],
     change: { amountRefunded?: number; disputed?: boolean },
     eventId: string,
   ): Promise<EventAnswer> {
     if (paymentIds.length === 0) throw new MalformedEvent('the event names no payment_intent or charge');
-    const reversal = await reversePayment(this.sql, paymentIds, change, eventId);
+    let reversal = await reversePayment(this.sql, paymentIds, change, eventId);
+    if (reversal.outcome === 'not credited' && (await this.#learnSessionOf(paymentIds[0], eventId)))
+      reversal = await reversePayment(this.sql, paymentIds, change, eventId);
     if (reversal.outcome === 'not credited')
       // Stripe retries a non-2xx answer: once the payment's own event is in, this one applies.
       return {

@@ -6,7 +6,15 @@ import { recordCheckout } from '../../src/data/purchases.ts';
 import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { paidSession, SECRET_KEY, signed, stripeEvent, WEBHOOK_SECRET } from '../support/stripe.ts';
+import {
+  paidSession,
+  SECRET_KEY,
+  type StripeStandIn,
+  signed,
+  startStripeStandIn,
+  stripeEvent,
+  WEBHOOK_SECRET,
+} from '../support/stripe.ts';
 
 /** docs/product-rules.md §13: the events Stripe posts, each applied exactly once. */
 describe('POST /webhooks/stripe', () => {
@@ -14,15 +22,17 @@ describe('POST /webhooks/stripe', () => {
   let db: TestDatabase;
   let app: App;
   let requestPool: Sql;
+  let standIn: StripeStandIn;
   let sessions = 0;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    standIn = await startStripeStandIn();
     // A pool like the service's request pool, which reads no array types.
     requestPool = connect(db.url, 10, { fetchArrayTypes: false });
     const payments = new StripePayments(
       requestPool,
-      { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: 'http://127.0.0.1:9' },
+      { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: standIn.url },
       DEFAULT_CREDIT_PACKS,
       () => new URL('http://localhost'),
     );
@@ -30,6 +40,7 @@ describe('POST /webhooks/stripe', () => {
   });
   afterAll(async () => {
     await requestPool?.end({ timeout: 5 });
+    await standIn?.close();
     await db?.drop();
   });
 
@@ -191,6 +202,19 @@ describe('POST /webhooks/stripe', () => {
     const [purchase] = await db.sql`
       SELECT credits_reversed, amount_refunded FROM credit_purchases WHERE checkout_session_id = ${second.sessionId}`;
     expect(purchase).toEqual({ credits_reversed: 1_000, amount_refunded: 1_000 });
+  });
+
+  it('a refund naming a payment no event of its session named finds the session through Stripe', async () => {
+    const { accountId, sessionId } = await checkout();
+    // Credited with no payment id: the session itself is the reference.
+    const withoutPayment = stripeEvent('checkout.session.completed', paidSession(sessionId, null));
+    expect((await (await post(withoutPayment)).json()).outcome).toBe('credited');
+    standIn.sessionOfPayment.set('pi_known_to_stripe', sessionId);
+    const answer = await post(refunded('pi_known_to_stripe', 1_000));
+    expect(answer.status).toBe(200);
+    expect(await balanceOf(accountId)).toBe(0);
+    // A payment Stripe knows no session of: 409, Stripe retries.
+    expect((await post(refunded('pi_unknown_to_stripe', 1_000))).status).toBe(409);
   });
 
   it(

@@ -22,6 +22,8 @@ export interface SessionAsked {
 export interface StripeStandIn {
   url: string;
   asked: SessionAsked[];
+  /** The Checkout Session of each PaymentIntent, as Stripe lists it (`GET /v1/checkout/sessions?payment_intent=`). */
+  sessionOfPayment: Map<string, string>;
   /** Where paying posts its event: the service's `/webhooks/stripe`. */
   webhookUrl: string;
   close(): Promise<void>;
@@ -67,7 +69,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const asked: SessionAsked[] = [];
   const sessions = new Map<string, { successUrl: string; paymentIntent: string }>();
   let next = 0;
-  const standIn: StripeStandIn = { url: '', asked, webhookUrl: '', close: async () => {} };
+  const sessionOfPayment = new Map<string, string>();
+  const standIn: StripeStandIn = { url: '', asked, sessionOfPayment, webhookUrl: '', close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -87,6 +90,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           successUrl: form.get('success_url')!,
           paymentIntent: `pi_test_${String(next).padStart(4, '0')}`,
         });
+        sessionOfPayment.set(`pi_test_${String(next).padStart(4, '0')}`, id);
         response.writeHead(200, { 'Content-Type': 'application/json', 'Request-Id': `req_${next}` });
         response.end(
           JSON.stringify({
@@ -96,6 +100,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             payment_status: 'unpaid',
             url: `${standIn.url}/pay/${id}`,
             client_reference_id: form.get('client_reference_id'),
+          }),
+        );
+        return;
+      }
+      if (request.method === 'GET' && url.pathname === '/v1/checkout/sessions') {
+        const sessionId = sessionOfPayment.get(url.searchParams.get('payment_intent') ?? '');
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            object: 'list',
+            url: '/v1/checkout/sessions',
+            has_more: false,
+            data: sessionId ? [{ id: sessionId, object: 'checkout.session', mode: 'payment' }] : [],
           }),
         );
         return;
