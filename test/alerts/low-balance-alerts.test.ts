@@ -5,6 +5,7 @@ import { addCredits } from '../../src/data/accounts.ts';
 import { alertSettingsOf, deliveriesOf, setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import { startTestSmtp, type TestSmtp } from '../support/mail.ts';
 
@@ -33,7 +34,7 @@ describe('low-balance alerts', () => {
   beforeAll(async () => {
     api = await createTestApi({ rateLimit: { requests: 0, windowSeconds: 60 } });
     smtp = await startTestSmtp();
-    receiver = await startHttpsReceiver();
+    receiver = await startHttpsReceiver({ alsoNamed: ['93.184.216.34', 'hooks.example.com'] });
     mailer = smtpMailer(smtp.url, 'Advertiser Lookup API <no-reply@localhost>');
     sender = new AlertSender({
       sql: api.db.sql,
@@ -214,6 +215,32 @@ describe('low-balance alerts', () => {
     await strict.sendDue();
     expect(receiver.received.length).toBe(before);
     const [webhook] = (await deliveriesOf(api.db.sql, accountId)).filter((d) => d.channel === 'webhook');
-    expect(webhook.lastError).toBe('127.0.0.1 is a private address');
+    expect(webhook.lastError).toBe('127.0.0.1 is a loopback address');
+  });
+
+  it.each([
+    ['https://93.184.216.34/hooks/balance', '93.184.216.34:443'],
+    ['https://hooks.example.com/hooks/balance', '8.8.8.8:443'],
+  ])('with the default configuration an alert reaches a receiver at a public address: %s', async (url, connectedTo) => {
+    const { key, accountId } = await holder(52, `public-${connectedTo}@example.com`);
+    await setAlertWebhook(api.db.sql, accountId, url, 'whsec_public');
+    // Every connection lands on the local receiver, whatever public address it is made to.
+    const network = fakeNetwork({ 'hooks.example.com': ['8.8.8.8'] }, receiver.port);
+    const strict = new AlertSender({
+      sql: api.db.sql,
+      mailer: { send: async () => {} },
+      publicUrl: () => new URL('https://api.example.com'),
+      webhook: { ca: receiver.ca, resolve: network.resolve, connect: network.connect },
+    });
+    const before = receiver.received.length;
+    await api.request(SUMMARY, { key }); // 49: below the default threshold
+    await strict.sendDue();
+    expect(network.connectedTo).toEqual([connectedTo]);
+    const posts = receiver.received.slice(before);
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(posts[0].body)).toMatchObject({ type: 'balance.low', account_id: accountId, balance: 49 });
+    expect(verifiedAsTheDocsSay('whsec_public', posts[0].body, String(posts[0].headers['alk-signature']))).toBe(true);
+    const [webhook] = (await deliveriesOf(api.db.sql, accountId)).filter((d) => d.channel === 'webhook');
+    expect(webhook).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
   });
 });
