@@ -125,13 +125,8 @@ export async function startService(
     // Before the port opens, so the first lookups already read from the replicas that are up.
     await reads.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
-    alerts = new AlertSender({
-      sql,
-      mailer: mailer ?? logMailer(log),
-      publicUrl,
-      webhook: { allowPrivateAddresses: config.alertWebhookPrivateAddresses },
-      log,
-    });
+    const webhooks = { allowPrivateAddresses: config.alertWebhookPrivateAddresses };
+    alerts = new AlertSender({ sql, mailer: mailer ?? logMailer(log), publicUrl, webhook: webhooks, log });
     // Loaded only when configured: the Stripe SDK holds 16 MB of memory.
     const payments = config.stripe
       ? new (await import('./payments/stripe-payments.ts')).StripePayments(
@@ -158,6 +153,7 @@ export async function startService(
         secureCookies: config.publicUrl?.startsWith('https:') ?? false,
         log,
         mailer: mailer ?? logMailer(log),
+        webhooks,
       },
     });
     const port = await new Promise<number>((resolve, reject) => {

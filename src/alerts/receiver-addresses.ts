@@ -167,3 +167,40 @@ export async function receiverAddresses(
   }
   return result;
 }
+
+/** How long saving a webhook waits for its host name to resolve. */
+const SAVE_RESOLVE_TIMEOUT_MS = 5_000;
+
+/** What a webhook URL meets when it is saved: fine, refused (and why), or not resolvable now. */
+export type ReceiverCheck =
+  | { ok: true }
+  /** `byName`: the URL names a host that resolves to the refused address. */
+  | { refused: string; byName: boolean }
+  | { unresolved: string };
+
+/**
+ * The check of a webhook URL on save (docs/product-rules.md R14.14): refused when its host is, or
+ * resolves to, any address a post may not reach; a name that does not resolve now is let through
+ * (its owner may be setting it up), the posts checking it again.
+ */
+export async function checkReceiver(
+  url: URL,
+  options: { resolve?: Resolve; allowPrivateAddresses?: boolean },
+): Promise<ReceiverCheck> {
+  if (options.allowPrivateAddresses) return { ok: true };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const { refused } = await Promise.race([
+      receiverAddresses(host, options),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer in time')), SAVE_RESOLVE_TIMEOUT_MS);
+      }),
+    ]);
+    return refused.length > 0 ? { refused: refused[0], byName: isIP(host) === 0 } : { ok: true };
+  } catch (error) {
+    return { unresolved: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}

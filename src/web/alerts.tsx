@@ -1,3 +1,5 @@
+import { checkReceiver } from '../alerts/receiver-addresses.ts';
+import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { newWebhookSecret } from '../alerts/webhook-signature.ts';
 import {
   type AlertSettings,
@@ -22,6 +24,9 @@ const MAX_WEBHOOK_URL_LENGTH = 2048;
 const SAVED: Record<string, string> = {
   threshold: 'The alert threshold is saved.',
   webhook: 'The webhook is saved. Alerts are posted to it, signed with the secret below.',
+  'webhook-unresolved':
+    'The webhook is saved. Its host name does not resolve now, so alerts cannot reach it until it does; ' +
+    'send a test event once it is set up.',
   removed: 'The webhook is removed; alerts go by email only.',
 };
 
@@ -97,9 +102,9 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
       <section class="card">
         <h2>Webhook</h2>
         <p>
-          An HTTPS endpoint of yours that receives each alert as a JSON <code>POST</code>, signed in the{' '}
-          <code>Alk-Signature</code> header (see <a href="/docs">the docs</a>, “Low-balance alerts”). Failed posts are
-          retried for about an hour.
+          An HTTPS endpoint of yours, at a public address, that receives each alert as a JSON <code>POST</code>, signed
+          in the <code>Alk-Signature</code> header (see <a href="/docs">the docs</a>, “Low-balance alerts”). Failed
+          posts are retried for about an hour.
         </p>
         {settings.webhook && (
           <dl class="facts">
@@ -197,7 +202,7 @@ function Deliveries({ deliveries }: { deliveries: DeliveryListing[] }) {
  * GET /account/alerts and its forms (docs/product-rules.md §14): the low-balance threshold, the
  * webhook and its secret, and every delivery with its attempts.
  */
-export function registerAlerts(web: Web, { sql }: { sql: Sql }) {
+export function registerAlerts(web: Web, { sql, webhooks = {} }: { sql: Sql; webhooks?: WebhookPostOptions }) {
   const render = async (session: Session, rest: Omit<AlertsPageProps, 'session' | 'settings' | 'deliveries'> = {}) => (
     <AlertsPage
       session={session}
@@ -225,8 +230,14 @@ export function registerAlerts(web: Web, { sql }: { sql: Sql }) {
     const url = webhookUrlOf(value);
     if (typeof url !== 'string')
       return c.html(await render(session, { problem: { field: 'url', message: url.problem, value } }), 400);
+    const check = await checkReceiver(new URL(url), webhooks);
+    if ('refused' in check) {
+      const resolvedFrom = check.byName ? ` (${new URL(url).hostname} resolves to it)` : '';
+      const message = `Alerts are posted to public addresses only: ${check.refused}${resolvedFrom}.`;
+      return c.html(await render(session, { problem: { field: 'url', message, value } }), 400);
+    }
     await setAlertWebhook(sql, session.accountId, url, newWebhookSecret());
-    return c.redirect('/account/alerts?saved=webhook', 303);
+    return c.redirect(`/account/alerts?saved=${'unresolved' in check ? 'webhook-unresolved' : 'webhook'}`, 303);
   });
   web.post('/alerts/webhook/remove', requireSession, async (c) => {
     await removeAlertWebhook(sql, c.get('session')!.accountId);

@@ -9,10 +9,10 @@ import type { Web, WebDependencies } from './web-env.ts';
  * The signed-in pages: overview (balance, usage chart), API keys and their caps, ledger and its
  * CSV, buying credits, alerts.
  */
-export function registerDashboardPages(web: Web, { sql, now, payments }: WebDependencies) {
+export function registerDashboardPages(web: Web, { sql, now, payments, webhooks }: WebDependencies) {
   registerOverview(web, { sql, now });
   registerKeys(web, { sql });
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments });
-  registerAlerts(web, { sql });
+  registerAlerts(web, { sql, webhooks });
 }

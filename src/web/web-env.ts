@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import type { Sql } from '../data/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { StripePayments } from '../payments/stripe-payments.ts';
@@ -38,4 +39,6 @@ export interface WebDependencies {
   now: () => Date;
   /** Credit packs sold through Stripe Checkout; null: the operator sells credits. */
   payments: Pick<StripePayments, 'packs' | 'checkoutOrigin' | 'startCheckout'> | null;
+  /** How alert webhooks are checked and reached, as the alert sender does it; public addresses only by default. */
+  webhooks?: WebhookPostOptions;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiverAddresses, whyNotPublic } from '../../src/alerts/receiver-addresses.ts';
+import { checkReceiver, receiverAddresses, whyNotPublic } from '../../src/alerts/receiver-addresses.ts';
 import { postWebhook } from '../../src/alerts/webhook-post.ts';
 import { fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
@@ -171,4 +171,32 @@ describe('webhook posts reach public receivers, by address and by name, and noth
     expect(answer.error).toMatch(/other\.example\.com/);
     expect(net.connectedTo).toEqual(['8.8.8.8:443']);
   });
+});
+
+describe('the check of a webhook URL on save', () => {
+  const resolve = async (hostname: string) => {
+    if (hostname === 'inside.example.com') return [{ address: '10.0.0.7', family: 4 as const }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  };
+  it(
+    'refuses a private address, lets a name that does not resolve through, ' +
+      'and is off when the operator allows private addresses',
+    async () => {
+      expect(await checkReceiver(new URL('https://inside.example.com/hook'), { resolve })).toEqual({
+        refused: '10.0.0.7 is a private address',
+        byName: true,
+      });
+      expect(await checkReceiver(new URL('https://[fec0::1]/hook'), { resolve })).toEqual({
+        refused: 'fec0::1 is a site-local address',
+        byName: false,
+      });
+      expect(await checkReceiver(new URL('https://soon.example.com/hook'), { resolve })).toEqual({
+        unresolved: 'ENOTFOUND',
+      });
+      expect(await checkReceiver(new URL(`https://${PUBLIC_V4}/hook`), { resolve })).toEqual({ ok: true });
+      expect(
+        await checkReceiver(new URL('https://inside.example.com/hook'), { resolve, allowPrivateAddresses: true }),
+      ).toEqual({ ok: true });
+    },
+  );
 });

@@ -1,3 +1,5 @@
+import type { Resolve } from '../../src/alerts/receiver-addresses.ts';
+import type { WebhookPostOptions } from '../../src/alerts/webhook-post.ts';
 import { createApp } from '../../src/app.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
@@ -8,6 +10,10 @@ import { startTestSmtp, type TestSmtp } from './mail.ts';
 import { WebClient } from './web.ts';
 
 export const PASSWORD = 'a long passphrase of mine';
+
+const nothingResolves: Resolve = async (hostname) => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
 
 /** The app on a new database, its emails going to a test SMTP server, every log line kept. */
 export interface AccountPageHarness {
@@ -22,11 +28,17 @@ export interface AccountPageHarness {
   close(): Promise<void>;
 }
 
-/** `payments`: the credit purchases to offer, made on the app's own pool (none by default). */
+/**
+ * `payments`: the credit purchases to offer, made on the app's own pool (none by default).
+ * `webhooks`: how the alerts page checks and reaches webhooks; by default no host name resolves,
+ * so no test's page reaches the network.
+ */
 export async function startAccountPage({
   payments,
+  webhooks = { resolve: nothingResolves },
 }: {
   payments?: (sql: Sql) => StripePayments;
+  webhooks?: WebhookPostOptions;
 } = {}): Promise<AccountPageHarness> {
   const db = await createTestDatabase();
   const smtp = await startTestSmtp();
@@ -44,6 +56,7 @@ export async function startAccountPage({
       secureCookies: false,
       log: (line) => void logged.push(line),
       mailer,
+      webhooks,
     },
   });
   const harness: AccountPageHarness = {

@@ -2,15 +2,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSender } from '../../src/alerts/alert-sender.ts';
 import { alertSettingsOf } from '../../src/data/alerts.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { type FakeNetwork, fakeNetwork } from '../support/fake-network.ts';
+import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import type { WebClient } from '../support/web.ts';
 
 /** docs/product-rules.md §14 on the account page: a key's daily cap, the alert threshold and webhook. */
 describe('spending controls on the account page', () => {
   let page: AccountPageHarness;
+  let receiver: HttpsReceiver;
+  let network: FakeNetwork;
   beforeAll(async () => {
-    page = await startAccountPage();
+    receiver = await startHttpsReceiver({ alsoNamed: ['hooks.example.com', 'example.com'] });
+    // Every connection lands on the local receiver, whatever public address it is made to.
+    network = fakeNetwork(
+      {
+        'example.com': ['93.184.216.34'],
+        'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+        'inside.example.com': ['93.184.216.34', '10.0.0.7'],
+        'metadata.example.com': ['::ffff:169.254.169.254'],
+      },
+      receiver.port,
+    );
+    page = await startAccountPage({
+      webhooks: { ca: receiver.ca, resolve: network.resolve, connect: network.connect },
+    });
   });
-  afterAll(() => page?.close());
+  afterAll(async () => {
+    await page?.close();
+    await receiver?.close();
+  });
 
   async function keyOf(browser: WebClient, name: string) {
     await browser.get('/account/keys');
@@ -98,6 +118,49 @@ describe('spending controls on the account page', () => {
     expect((await browser.post('/account/alerts/webhook/remove', {})).status).toBe(303);
     expect((await alertSettingsOf(page.db.sql, accountId)).webhook).toBeNull();
     expect((await browser.post('/account/alerts/threshold', { threshold: 'lots' })).status).toBe(400);
+  });
+
+  it.each([
+    ['https://10.0.0.1/hook', 'Alerts are posted to public addresses only: 10.0.0.1 is a private address.'],
+    [
+      'https://[::ffff:127.0.0.1]/hook',
+      'Alerts are posted to public addresses only: ::ffff:7f00:1 leads to 127.0.0.1 (IPv4-mapped), a loopback address.',
+    ],
+    [
+      'https://inside.example.com/hook',
+      'Alerts are posted to public addresses only: 10.0.0.7 is a private address (inside.example.com resolves to it).',
+    ],
+    [
+      'https://metadata.example.com/hook',
+      'Alerts are posted to public addresses only: ::ffff:169.254.169.254 leads to 169.254.169.254 (IPv4-mapped), ' +
+        'a link-local address (metadata.example.com resolves to it).',
+    ],
+  ])(
+    'a webhook URL that is or resolves to a private address is refused on save, the reason next to the field: %s',
+    async (url, reason) => {
+      const browser = await page.signedIn(`private-${new URL(url).hostname.replace(/\W/g, '')}@example.com`);
+      const { accountId } = await keyOf(browser, 'prod');
+      await browser.get('/account/alerts');
+      const refused = await browser.post('/account/alerts/webhook', { url });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(reason);
+      expect(refused.text).toContain('aria-describedby="form-problem"');
+      expect(refused.text).toContain(`value="${url}"`);
+      expect((await alertSettingsOf(page.db.sql, accountId)).webhook).toBeNull();
+    },
+  );
+
+  it('a webhook whose host does not resolve now is saved, and the page says alerts cannot reach it yet', async () => {
+    const browser = await page.signedIn('unresolved@example.com');
+    const { accountId } = await keyOf(browser, 'prod');
+    await browser.get('/account/alerts');
+    const saved = await browser.post('/account/alerts/webhook', { url: 'https://soon.example.com/hook' });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe('/account/alerts?saved=webhook-unresolved');
+    expect((await browser.get(saved.location!)).text).toContain(
+      'The webhook is saved. Its host name does not resolve now, so alerts cannot reach it until it does',
+    );
+    expect((await alertSettingsOf(page.db.sql, accountId)).webhook?.url).toBe('https://soon.example.com/hook');
   });
 
   it('every delivery of an alert is listed on the page with its state', async () => {
