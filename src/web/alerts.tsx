@@ -13,6 +13,7 @@ import {
 import type { Sql } from '../data/client.ts';
 import { formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
+import { LowBalanceNotice } from './low-balance-warning.tsx';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
@@ -23,6 +24,12 @@ const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 const SAVED: Record<string, string> = {
   threshold: 'The alert threshold is saved.',
+  'threshold-alerted':
+    'The alert threshold is saved. Your balance is already below it, so an alert is sent now ' +
+    '(by email, and to your webhook if you have one).',
+  'threshold-below':
+    'The alert threshold is saved. Your balance is already below it, and an alert was already sent for this ' +
+    'low balance: the next one comes after credits bring the balance back to the threshold and it falls again.',
   webhook: 'The webhook is saved. Alerts are posted to it, signed with the secret below.',
   'webhook-unresolved':
     'The webhook is saved. Its host name does not resolve now, so alerts cannot reach it until it does; ' +
@@ -74,6 +81,7 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
     <Page title="Alerts" email={session.email} csrfToken={session.csrfToken} current="alerts">
       <h1>Low-balance alerts</h1>
       {saved && <Notice kind="success">{saved}</Notice>}
+      <LowBalanceNotice balance={settings.balance} threshold={settings.threshold} />
       <section class="card">
         <h2>Threshold</h2>
         <p>
@@ -221,8 +229,12 @@ export function registerAlerts(web: Web, { sql, webhooks = {} }: { sql: Sql; web
     const threshold = thresholdOf(value);
     if (typeof threshold === 'string')
       return c.html(await render(session, { problem: { field: 'threshold', message: threshold, value } }), 400);
-    await setLowBalanceThreshold(sql, session.accountId, threshold);
-    return c.redirect('/account/alerts?saved=threshold', 303);
+    const { balance, alerted } = await setLowBalanceThreshold(sql, session.accountId, threshold);
+    const below = threshold !== null && balance < threshold;
+    return c.redirect(
+      `/account/alerts?saved=${alerted ? 'threshold-alerted' : below ? 'threshold-below' : 'threshold'}`,
+      303,
+    );
   });
   web.post('/alerts/webhook', requireSession, async (c) => {
     const session = c.get('session')!;

@@ -139,15 +139,29 @@ describe('low-balance alerts', () => {
     },
   );
 
-  it('no threshold, no alert; a threshold set above the balance does not alert at once', async () => {
+  it('no threshold, no alert; a threshold set above the balance alerts at once, and once', async () => {
     const { key, accountId } = await holder(60, 'off@example.com');
     await setLowBalanceThreshold(api.db.sql, accountId, null);
     for (let i = 0; i < 5; i++) await api.request(SUMMARY, { key }); // 45
     expect(await alertsOf(accountId)).toHaveLength(0);
-    await setLowBalanceThreshold(api.db.sql, accountId, 1_000);
-    await api.request(SUMMARY, { key });
-    expect(await alertsOf(accountId)).toHaveLength(0);
-    expect((await alertSettingsOf(api.db.sql, accountId)).threshold).toBe(1_000);
+    // The balance is already below the new threshold: the holder is told now, as by a crossing.
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 1_000)).toEqual({ balance: 45, alerted: true });
+    expect(await alertsOf(accountId)).toEqual([{ balance: 45, threshold: 1_000 }]);
+    await sender.sendDue();
+    const mail = await smtp.next('off@example.com');
+    expect(mail.subject).toBe('Your balance is below 1000 credits');
+    // Once: further calls, and another threshold above the balance, raise nothing more.
+    await api.request(SUMMARY, { key }); // 42
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 2_000)).toEqual({ balance: 42, alerted: false });
+    expect(await alertsOf(accountId)).toHaveLength(1);
+    expect((await alertSettingsOf(api.db.sql, accountId)).threshold).toBe(2_000);
+    // A threshold the balance meets arms the alert again; the next one below it alerts.
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 40)).toEqual({ balance: 42, alerted: false });
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 100)).toEqual({ balance: 42, alerted: true });
+    expect(await alertsOf(accountId)).toEqual([
+      { balance: 45, threshold: 1_000 },
+      { balance: 42, threshold: 100 },
+    ]);
   });
 
   it('a failing webhook is retried with backoff until it answers 2xx; every attempt is recorded', async () => {

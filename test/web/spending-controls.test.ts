@@ -163,6 +163,32 @@ describe('spending controls on the account page', () => {
     expect((await alertSettingsOf(page.db.sql, accountId)).webhook?.url).toBe('https://soon.example.com/hook');
   });
 
+  it('a threshold set above the balance alerts at once, and the alerts page says so', async () => {
+    const browser = await page.signedIn('above@example.com');
+    const { accountId } = await keyOf(browser, 'prod');
+    const alerts = () => page.db.sql`SELECT balance, threshold FROM balance_alerts WHERE account_id = ${accountId}`;
+    await browser.get('/account/alerts');
+    const saved = await browser.post('/account/alerts/threshold', { threshold: '500' });
+    expect(saved.location).toBe('/account/alerts?saved=threshold-alerted');
+    const shown = await browser.get(saved.location!);
+    expect(shown.text).toContain('Your balance is already below it, so an alert is sent now');
+    expect(shown.text).toContain('is below your alert threshold of 500 credits');
+    expect(await alerts()).toEqual([{ balance: 200, threshold: 500 }]);
+
+    // Raised once: a higher threshold says the alert was already sent, and sends none.
+    expect((await browser.post('/account/alerts/threshold', { threshold: '600' })).location).toBe(
+      '/account/alerts?saved=threshold-below',
+    );
+    expect((await browser.get('/account/alerts?saved=threshold-below')).text).toContain(
+      'an alert was already sent for this low balance',
+    );
+    expect(await alerts()).toHaveLength(1);
+    expect((await browser.post('/account/alerts/threshold', { threshold: '' })).location).toBe(
+      '/account/alerts?saved=threshold',
+    );
+    expect((await browser.get('/account/alerts')).text).not.toContain('low-balance-warning');
+  });
+
   it('every delivery of an alert is listed on the page with its state', async () => {
     const browser = await page.signedIn('listed@example.com');
     const { key } = await keyOf(browser, 'prod');
