@@ -4,6 +4,7 @@ import type { Sql } from '../data/client.ts';
 import { usageByDay } from '../data/usage.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
+import { LowBalanceWarning } from './low-balance-warning.tsx';
 import { requireSession } from './session.ts';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
 import type { Web } from './web-env.ts';
@@ -36,6 +37,7 @@ export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => 
         styles={['/account/assets/uPlot.min.css']}
       >
         <h1>Overview</h1>
+        <LowBalanceWarning sql={sql} accountId={session.accountId} />
         <div class="stats">
           <section class="card">
             <h2 class="label">Balance</h2>

@@ -189,6 +189,26 @@ describe('spending controls on the account page', () => {
     expect((await browser.get('/account/alerts')).text).not.toContain('low-balance-warning');
   });
 
+  it('the Overview warns while the balance is below the alert threshold', async () => {
+    const browser = await page.signedIn('warned@example.com');
+    await keyOf(browser, 'prod');
+    expect((await browser.get('/account')).text).not.toContain('low-balance-warning');
+    await browser.get('/account/alerts');
+    await browser.post('/account/alerts/threshold', { threshold: '500' });
+    const overview = (await browser.get('/account')).text;
+    expect(overview).toContain('data-testid="low-balance-warning"');
+    expect(overview).toMatch(
+      /Your balance, <strong>200<\/strong> credits, is below your alert threshold of 500 credits/,
+    );
+    expect(overview).toContain('<a href="/account/credits">Buy credits</a>');
+    // At or under the balance, or no alert: no warning.
+    await browser.post('/account/alerts/threshold', { threshold: '200' });
+    expect((await browser.get('/account')).text).not.toContain('low-balance-warning');
+    await browser.post('/account/alerts/threshold', { threshold: '500' });
+    await browser.post('/account/alerts/threshold', { threshold: '' });
+    expect((await browser.get('/account')).text).not.toContain('low-balance-warning');
+  });
+
   it('every delivery of an alert is listed on the page with its state', async () => {
     const browser = await page.signedIn('listed@example.com');
     const { key } = await keyOf(browser, 'prod');
