@@ -1,6 +1,8 @@
 import { checkReceiver } from '../alerts/receiver-addresses.ts';
+import { sendTestEvent, TEST_EVENT_LIMITS } from '../alerts/test-event.ts';
 import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { newWebhookSecret } from '../alerts/webhook-signature.ts';
+import { type TestEventListing, testEventsOf } from '../data/alert-test-events.ts';
 import {
   type AlertSettings,
   alertSettingsOf,
@@ -11,6 +13,7 @@ import {
   setLowBalanceThreshold,
 } from '../data/alerts.ts';
 import type { Sql } from '../data/client.ts';
+import { TestEventList, TestEventResult } from './alert-test-events.tsx';
 import { formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { LowBalanceNotice } from './low-balance-warning.tsx';
@@ -36,6 +39,14 @@ const SAVED: Record<string, string> = {
     'send a test event once it is set up.',
   removed: 'The webhook is removed; alerts go by email only.',
 };
+
+const TEST_EVENT_REFUSALS = {
+  'no webhook': 'Save a webhook first: test events go to it.',
+  'account limit': `You sent ${TEST_EVENT_LIMITS.perAccount} test events in the last hour: try again later.`,
+  'host limit':
+    'Your endpoint’s host received as many test events in the last hour as it may from this service. ' +
+    'Try again later.',
+} as const;
 
 function thresholdOf(value: string): number | null | string {
   const text = value.replaceAll(',', '').trim();
@@ -64,12 +75,15 @@ interface AlertsPageProps {
   session: Session;
   settings: AlertSettings;
   deliveries: DeliveryListing[];
+  testEvents: TestEventListing[];
   saved?: string;
-  problem?: { field: 'threshold' | 'url'; message: string; value: string };
+  /** The button was used: the newest test event's result is shown. */
+  tested?: boolean;
+  problem?: { field: 'threshold' | 'url' | 'test'; message: string; value: string };
 }
 
-function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPageProps) {
-  const problemOf = (field: 'threshold' | 'url') =>
+function AlertsPage({ session, settings, deliveries, testEvents, saved, tested, problem }: AlertsPageProps) {
+  const problemOf = (field: 'threshold' | 'url' | 'test') =>
     problem?.field === field ? (
       <Notice kind="error" id={FORM_PROBLEM_ID}>
         {problem.message}
@@ -81,6 +95,7 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
     <Page title="Alerts" email={session.email} csrfToken={session.csrfToken} current="alerts">
       <h1>Low-balance alerts</h1>
       {saved && <Notice kind="success">{saved}</Notice>}
+      {tested && <TestEventResult event={testEvents[0]} />}
       <LowBalanceNotice balance={settings.balance} threshold={settings.threshold} />
       <section class="card">
         <h2>Threshold</h2>
@@ -152,6 +167,26 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
             </button>
           </form>
         )}
+        {!settings.webhook && problemOf('test')}
+        {settings.webhook && (
+          <>
+            <h3>Test events</h3>
+            <p>
+              Post a signed sample alert to your endpoint now, to see that it arrives and verifies: a{' '}
+              <code>balance.low</code> event with <code>"test": true</code> and your balance and threshold of now. Skip
+              events with <code>"test": true</code> where you act on alerts. At most {TEST_EVENT_LIMITS.perAccount} an
+              hour.
+            </p>
+            {problemOf('test')}
+            <form method="post" action="/account/alerts/webhook/test" class="inline">
+              <CsrfField token={session.csrfToken} />
+              <button type="submit" class="secondary">
+                Send a test event
+              </button>
+            </form>
+            <TestEventList events={testEvents} />
+          </>
+        )}
       </section>
       <section class="card">
         <h2>Deliveries</h2>
@@ -211,17 +246,21 @@ function Deliveries({ deliveries }: { deliveries: DeliveryListing[] }) {
  * webhook and its secret, and every delivery with its attempts.
  */
 export function registerAlerts(web: Web, { sql, webhooks = {} }: { sql: Sql; webhooks?: WebhookPostOptions }) {
-  const render = async (session: Session, rest: Omit<AlertsPageProps, 'session' | 'settings' | 'deliveries'> = {}) => (
+  const render = async (
+    session: Session,
+    rest: Omit<AlertsPageProps, 'session' | 'settings' | 'deliveries' | 'testEvents'> = {},
+  ) => (
     <AlertsPage
       session={session}
       settings={await alertSettingsOf(sql, session.accountId)}
       deliveries={await deliveriesOf(sql, session.accountId)}
+      testEvents={await testEventsOf(sql, session.accountId)}
       {...rest}
     />
   );
   web.get('/alerts', requireSession, async (c) => {
     const saved = SAVED[c.req.query('saved') ?? ''];
-    return c.html(await render(c.get('session')!, { saved }));
+    return c.html(await render(c.get('session')!, { saved, tested: c.req.query('tested') === '1' }));
   });
   web.post('/alerts/threshold', requireSession, async (c) => {
     const session = c.get('session')!;
@@ -250,6 +289,16 @@ export function registerAlerts(web: Web, { sql, webhooks = {} }: { sql: Sql; web
     }
     await setAlertWebhook(sql, session.accountId, url, newWebhookSecret());
     return c.redirect(`/account/alerts?saved=${'unresolved' in check ? 'webhook-unresolved' : 'webhook'}`, 303);
+  });
+  web.post('/alerts/webhook/test', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const outcome = await sendTestEvent(sql, session.accountId, { webhook: webhooks });
+    if ('sent' in outcome) return c.redirect('/account/alerts?tested=1', 303);
+    const message = TEST_EVENT_REFUSALS[outcome.refused];
+    return c.html(
+      await render(session, { problem: { field: 'test', message, value: '' } }),
+      outcome.refused === 'no webhook' ? 400 : 429,
+    );
   });
   web.post('/alerts/webhook/remove', requireSession, async (c) => {
     await removeAlertWebhook(sql, c.get('session')!.accountId);

@@ -97,6 +97,7 @@ describe('low-balance alerts', () => {
       account_id: accountId,
       balance: alerts[0].balance,
       threshold: 100,
+      test: false,
     });
     expect(post.headers['content-type']).toBe('application/json');
     expect(verifiedAsTheDocsSay('whsec_test-secret', post.body, String(post.headers['alk-signature']))).toBe(true);

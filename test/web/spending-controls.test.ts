@@ -1,5 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSender } from '../../src/alerts/alert-sender.ts';
+import { sendTestEvent } from '../../src/alerts/test-event.ts';
 import { alertSettingsOf } from '../../src/data/alerts.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
 import { type FakeNetwork, fakeNetwork } from '../support/fake-network.ts';
@@ -226,4 +228,116 @@ describe('spending controls on the account page', () => {
     expect(listed.text).toContain('<code>listed@example.com</code>');
     expect(listed.text).toMatch(/<span class="state">delivered<\/span>/);
   });
+
+  /** The signature as docs/billing.md tells a receiver to check it. */
+  const signedWith = (secret: string, body: string, header: string) => {
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) ?? [];
+    return v1 === createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  };
+
+  it('Send a test event posts a signed sample alert to the webhook now and shows the result on the page', async () => {
+    const browser = await page.signedIn('tester@example.com');
+    const { accountId } = await keyOf(browser, 'prod');
+    await browser.get('/account/alerts');
+    await browser.post('/account/alerts/webhook', { url: 'https://hooks.example.com/hooks/balance' });
+    const { webhook } = await alertSettingsOf(page.db.sql, accountId);
+    const shown = await browser.get('/account/alerts');
+    expect(shown.text).toContain('Send a test event');
+    expect(shown.text).toContain('No test event was sent yet.');
+
+    const before = receiver.received.length;
+    const sent = await browser.post('/account/alerts/webhook/test', {});
+    expect(sent.status).toBe(303);
+    expect(sent.location).toBe('/account/alerts?tested=1');
+    const [post] = receiver.received.slice(before);
+    expect(receiver.received.length).toBe(before + 1);
+    const event = JSON.parse(post.body);
+    expect(event).toEqual({
+      id: expect.stringMatching(/^test_[0-9a-f]{24}$/),
+      type: 'balance.low',
+      created_at: expect.any(String),
+      account_id: accountId,
+      balance: 200,
+      threshold: 50,
+      test: true,
+    });
+    expect(signedWith(webhook!.secret, post.body, String(post.headers['alk-signature']))).toBe(true);
+    // Reached at the public address the name resolves to, never anywhere else.
+    expect(network.connectedTo.at(-1)).toBe('93.184.216.34:443');
+    const result = await browser.get(sent.location!);
+    expect(result.text).toContain(
+      `The test event <code>${event.id}</code> was delivered: your endpoint answered HTTP 200.`,
+    );
+    expect(result.text).toContain('data-testid="test-events"');
+    expect(result.text).toContain('delivered, HTTP 200');
+    // A test event is no alert: nothing is recorded as one.
+    expect(await page.db.sql`SELECT id FROM balance_alerts WHERE account_id = ${accountId}`).toHaveLength(0);
+
+    receiver.answers.push(500);
+    await browser.post('/account/alerts/webhook/test', {});
+    const failed = await browser.get('/account/alerts?tested=1');
+    expect(failed.text).toMatch(
+      /The test event <code>test_[0-9a-f]{24}<\/code> was not delivered: the endpoint answered 500\./,
+    );
+    expect(failed.text).toContain('failed, HTTP 500');
+  });
+
+  it('test events are CSRF-protected and limited to 10 an hour per account; no webhook, no test event', async () => {
+    const browser = await page.signedIn('flooder@example.com');
+    await keyOf(browser, 'prod');
+    await browser.get('/account/alerts');
+    const none = await browser.post('/account/alerts/webhook/test', {});
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('Save a webhook first: test events go to it.');
+    await browser.post('/account/alerts/webhook', { url: 'https://hooks.example.com/hooks/balance' });
+    await browser.get('/account/alerts');
+
+    const before = receiver.received.length;
+    expect((await browser.post('/account/alerts/webhook/test', { csrf_token: 'forged' })).status).toBe(403);
+    expect(receiver.received.length).toBe(before);
+    for (let i = 0; i < 10; i++) expect((await browser.post('/account/alerts/webhook/test', {})).status).toBe(303);
+    const refused = await browser.post('/account/alerts/webhook/test', {});
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('You sent 10 test events in the last hour: try again later.');
+    expect(refused.text).toContain('id="form-problem"');
+    expect(receiver.received.length).toBe(before + 10);
+  });
+
+  it(
+    'parallel test events never pass a limit together; ' + 'one host receives at most its limit from all accounts',
+    async () => {
+      const webhook = { ca: receiver.ca, resolve: network.resolve, connect: network.connect };
+      const accounts: number[] = [];
+      for (const name of ['parallel', 'other', 'third']) {
+        const browser = await page.signedIn(`${name}-tests@example.com`);
+        await browser.get('/account/alerts');
+        await browser.post('/account/alerts/webhook', { url: `https://hooks.example.com/${name}` });
+        const [{ account_id }] = await page.db.sql<{ account_id: number }[]>`
+        SELECT account_id FROM account_logins WHERE email = ${`${name}-tests@example.com`}`;
+        accounts.push(account_id);
+      }
+      const before = receiver.received.length;
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          sendTestEvent(page.db.sql, accounts[0], { webhook, limits: { perAccount: 4, perHost: 1_000 } }),
+        ),
+      );
+      expect(outcomes.filter((outcome) => 'sent' in outcome)).toHaveLength(4);
+      expect(outcomes.filter((outcome) => 'refused' in outcome && outcome.refused === 'account limit')).toHaveLength(8);
+      // hooks.example.com has had 4 of these (and those of the tests before): the next accounts meet its limit.
+      const [{ count }] = await page.db.sql<{ count: number }[]>`
+      SELECT count(*)::integer AS count FROM alert_test_events WHERE host = 'hooks.example.com'`;
+      const perHost = count + 2;
+      expect(await sendTestEvent(page.db.sql, accounts[1], { webhook, limits: { perAccount: 4, perHost } })).toEqual({
+        sent: { status: 200, error: null },
+      });
+      expect(await sendTestEvent(page.db.sql, accounts[2], { webhook, limits: { perAccount: 4, perHost } })).toEqual({
+        sent: { status: 200, error: null },
+      });
+      expect(await sendTestEvent(page.db.sql, accounts[2], { webhook, limits: { perAccount: 4, perHost } })).toEqual({
+        refused: 'host limit',
+      });
+      expect(receiver.received.length).toBe(before + 6);
+    },
+  );
 });
