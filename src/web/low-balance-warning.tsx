@@ -13,7 +13,7 @@ export function LowBalanceNotice({ balance, threshold }: { balance: number; thre
     <div class="notice warning" role="status" data-testid="low-balance-warning">
       Your balance, <strong>{formatNumber(balance)}</strong> credits, is below your alert threshold of{' '}
       {formatNumber(threshold)} credits. Calls stop with <code>402</code> when it runs out.{' '}
-      <a href="/account/credits">Buy credits</a> · <a href="/account/alerts">Change the alert</a>
+      <a href="/account/credits">Buy more credits</a> · <a href="/account/alerts">Change the alert</a>
     </div>
   );
 }

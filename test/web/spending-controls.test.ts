@@ -202,7 +202,7 @@ describe('spending controls on the account page', () => {
     expect(overview).toMatch(
       /Your balance, <strong>200<\/strong> credits, is below your alert threshold of 500 credits/,
     );
-    expect(overview).toContain('<a href="/account/credits">Buy credits</a>');
+    expect(overview).toContain('<a href="/account/credits">Buy more credits</a>');
     // At or under the balance, or no alert: no warning.
     await browser.post('/account/alerts/threshold', { threshold: '200' });
     expect((await browser.get('/account')).text).not.toContain('low-balance-warning');
