@@ -57,7 +57,7 @@ export async function postWebhook(
       receiverAddresses(host, { resolve, allowPrivateAddresses }),
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(timedOut()))),
     ]);
-    if (found.reachable.length === 0) return { status: null, error: found.refused[0] };
+    if (found.reachable.length === 0) return { status: null, error: found.refused[0] ?? `${host} has no address` };
     addresses = found.reachable;
   } catch (error) {
     return { status: null, error: `${host} does not resolve: ${messageOf(error)}` };

@@ -104,6 +104,7 @@ describe('webhook posts reach public receivers, by address and by name, and noth
         'mixed.example.com': ['10.0.0.1', '::ffff:127.0.0.1', PUBLIC_V4],
         'inside.example.com': ['10.0.0.1', '::ffff:127.0.0.1', '64:ff9b::7f00:1'],
         'rebound.example.com': ['127.0.0.1'],
+        'empty.example.com': [],
       },
       receiver.port,
     );
@@ -146,6 +147,7 @@ describe('webhook posts reach public receivers, by address and by name, and noth
     ['https://inside.example.com/hooks', '10.0.0.1 is a private address'],
     ['https://rebound.example.com/hooks', '127.0.0.1 is a loopback address'],
     ['https://nowhere.example.com/hooks', 'nowhere.example.com does not resolve: ENOTFOUND'],
+    ['https://empty.example.com/hooks', 'empty.example.com has no address'],
   ])('a post to a private or special address connects nowhere: %s', async (url, error) => {
     const net = network();
     const before = receiver.received.length;
