@@ -5,7 +5,7 @@ import tls from 'node:tls';
 import { type Resolve, type ResolvedAddress, receiverAddresses } from './receiver-addresses.ts';
 
 /** How long one post may take, resolution and connection included, before it counts as failed. */
-const POST_TIMEOUT_MS = 10_000;
+export const POST_TIMEOUT_MS = 10_000;
 
 /** The longest answer body read (only its status matters). */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -25,6 +25,8 @@ export interface WebhookPostOptions {
   resolve?: Resolve;
   /** How a connection is opened to a checked address; `tls.connect` by default. */
   connect?: Connect;
+  /** How long one post may take in all (POST_TIMEOUT_MS; shorter in tests). */
+  timeoutMs?: number;
 }
 
 export interface WebhookAnswer {
@@ -44,13 +46,19 @@ export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  { allowPrivateAddresses = false, ca, resolve, connect = tls.connect }: WebhookPostOptions = {},
+  {
+    allowPrivateAddresses = false,
+    ca,
+    resolve,
+    connect = tls.connect,
+    timeoutMs = POST_TIMEOUT_MS,
+  }: WebhookPostOptions = {},
 ): Promise<WebhookAnswer> {
   const target = new URL(url);
   if (target.protocol !== 'https:') return { status: null, error: 'the URL is not https' };
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  const deadline = AbortSignal.timeout(POST_TIMEOUT_MS);
-  const timedOut = () => new Error(`no answer within ${POST_TIMEOUT_MS} ms`);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => new Error(`no answer within ${timeoutMs} ms`);
   let addresses: ResolvedAddress[];
   try {
     const found = await Promise.race([
@@ -76,7 +84,7 @@ export async function postWebhook(
         // No agent: a connection per post. A kept-alive one the receiver closed meanwhile would
         // fail a post it may have received, and the retry would deliver it twice.
         createConnection: (_options, opened: (error: Error | null, socket: Duplex) => void) => {
-          connectToFirst(addresses, port, tlsOptions, connect, deadline).then(
+          connectToFirst(addresses, port, tlsOptions, connect, deadline, timedOut).then(
             (socket) => opened(null, socket),
             (error: Error) => opened(error, undefined as unknown as Duplex),
           );
@@ -112,12 +120,13 @@ function connectToFirst(
   tlsOptions: tls.ConnectionOptions,
   connect: Connect,
   deadline: AbortSignal,
+  timedOut: () => Error,
 ): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const attempt = (index: number, lastError: Error | null) => {
       if (deadline.aborted || index >= addresses.length) return reject(lastError ?? new Error('no address'));
       const socket = connect({ ...tlsOptions, host: addresses[index].address, port });
-      const abort = () => socket.destroy(new Error(`no answer within ${POST_TIMEOUT_MS} ms`));
+      const abort = () => socket.destroy(timedOut());
       const failed = (error: Error) => {
         deadline.removeEventListener('abort', abort);
         attempt(index + 1, error);

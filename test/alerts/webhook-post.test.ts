@@ -1,3 +1,5 @@
+import net from 'node:net';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReceiver, receiverAddresses, whyNotPublic } from '../../src/alerts/receiver-addresses.ts';
 import { postWebhook } from '../../src/alerts/webhook-post.ts';
@@ -155,6 +157,37 @@ describe('webhook posts reach public receivers, by address and by name, and noth
     expect(answer).toEqual({ status: null, error });
     expect(net.connectedTo).toEqual([]);
     expect(receiver.received.length).toBe(before);
+  });
+
+  it('a post that gets no answer fails at its deadline: no resolution, no TLS, no HTTP answer', async () => {
+    const deadline = { ca: receiver.ca, timeoutMs: 300 };
+    const never = () => new Promise<never>(() => {});
+    expect(await postWebhook('https://slow.example.com/hooks', '{}', {}, { ...deadline, resolve: never })).toEqual({
+      status: null,
+      error: 'slow.example.com does not resolve: no answer within 300 ms',
+    });
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as net.AddressInfo).port;
+    const connect = (options: tls.ConnectionOptions) =>
+      tls.connect({ ...options, socket: net.connect(silentPort, '127.0.0.1') });
+    const started = Date.now();
+    expect(await postWebhook(`https://${PUBLIC_V4}/hooks`, '{}', {}, { ...deadline, connect })).toEqual({
+      status: null,
+      error: 'no answer within 300 ms',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    silent.close();
+    const net2 = network();
+    receiver.answers.push(0);
+    expect(
+      await postWebhook(
+        `https://${PUBLIC_V4}/hooks`,
+        '{}',
+        {},
+        { ...deadline, resolve: net2.resolve, connect: net2.connect },
+      ),
+    ).toEqual({ status: null, error: 'no answer within 300 ms' });
   });
 
   it('the certificate is checked against the URL host, not the address connected to', async () => {

@@ -17,7 +17,7 @@ export interface HttpsReceiver {
   /** The certificate, for the sender's `ca`. */
   ca: string;
   received: ReceivedPost[];
-  /** The statuses it answers, in turn; 200 once they are used up. */
+  /** The statuses it answers, in turn (0: it takes the post and never answers); 200 once they are used up. */
   answers: number[];
   close(): Promise<void>;
 }
@@ -59,7 +59,8 @@ export async function startHttpsReceiver({ alsoNamed = [] }: { alsoNamed?: strin
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(answers.shift() ?? 200).end();
+      const status = answers.shift() ?? 200;
+      if (status !== 0) response.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
