@@ -154,7 +154,7 @@ function alertEmail(delivery: DueDelivery, publicUrl: URL) {
     to: delivery.target,
     subject: `Your balance is below ${delivery.threshold} credits`,
     text:
-      `Your Advertiser Lookup API balance fell to ${delivery.balance} credits, below the alert threshold of ` +
+      `Your Advertiser Lookup API balance is down to ${delivery.balance} credits, below the alert threshold of ` +
       `${delivery.threshold} credits you set. Calls stop with 402 when it runs out.\n\n` +
       `Buy credits:\n${new URL('/account/credits', publicUrl)}\n\n` +
       `Change or turn off this alert:\n${new URL('/account/alerts', publicUrl)}\n`,

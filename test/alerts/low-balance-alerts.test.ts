@@ -85,7 +85,7 @@ describe('low-balance alerts', () => {
     await sender.sendDue();
     const mail = await smtp.next('crossing@example.com');
     expect(mail.subject).toBe('Your balance is below 100 credits');
-    expect(mail.raw).toContain(`fell to ${alerts[0].balance} credits`);
+    expect(mail.raw).toContain(`is down to ${alerts[0].balance} credits`);
     expect(mail.link).toBe('https://api.example.com/account/credits');
     const posts = receiver.received.slice(before);
     expect(posts).toHaveLength(1);
@@ -151,6 +151,7 @@ describe('low-balance alerts', () => {
     await sender.sendDue();
     const mail = await smtp.next('off@example.com');
     expect(mail.subject).toBe('Your balance is below 1000 credits');
+    expect(mail.raw).toContain('is down to 45 credits, below the alert threshold of 1000 credits');
     // Once: further calls, and another threshold above the balance, raise nothing more.
     await api.request(SUMMARY, { key }); // 42
     expect(await setLowBalanceThreshold(api.db.sql, accountId, 2_000)).toEqual({ balance: 42, alerted: false });

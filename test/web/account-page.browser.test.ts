@@ -213,7 +213,7 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     expect((await api(advertiser, key)).status).toBe(200); // 182: below, one alert
     const alert = await smtp.next(EMAIL);
     expect(alert.subject).toBe('Your balance is below 185 credits');
-    expect(alert.raw).toContain('fell to 182 credits');
+    expect(alert.raw).toContain('is down to 182 credits');
     await page.getByLabel(/^Endpoint URL/).fill('https://hooks.example.com/balance');
     await page.getByRole('button', { name: 'Save the webhook' }).click();
     await expect.poll(() => page.getByText('The webhook is saved.').isVisible()).toBe(true);
