@@ -7,7 +7,8 @@ CREATE TABLE alert_test_events (
   id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   account_id bigint NOT NULL REFERENCES accounts (id),
   url        text COLLATE "C" NOT NULL,
-  -- The URL's host name, lower case: the limit per receiving host counts by it.
+  -- The receiving host, as the limit per host counts it: the address the post connects to (so
+  -- many names for one address share its limit), or the URL's host name when it had none.
   host       text COLLATE "C" NOT NULL,
   event_id   text COLLATE "C" NOT NULL,
   sent_at    timestamptz NOT NULL DEFAULT now(),

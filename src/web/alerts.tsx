@@ -44,7 +44,7 @@ const TEST_EVENT_REFUSALS = {
   'no webhook': 'Save a webhook first: test events go to it.',
   'account limit': `You sent ${TEST_EVENT_LIMITS.perAccount} test events in the last hour: try again later.`,
   'host limit':
-    'Your endpoint’s host received as many test events in the last hour as it may from this service. ' +
+    'Your endpoint’s address received as many test events in the last hour as it may from this service. ' +
     'Try again later.',
 } as const;
 
