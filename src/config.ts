@@ -218,8 +218,9 @@ export const envSchema = z.object({
     .default('Advertiser Lookup API <no-reply@localhost>')
     .describe("The sender of the account page's emails."),
   ALERT_WEBHOOK_PRIVATE_ADDRESSES: onOff(false).describe(
-    '`on`: low-balance alert webhooks may post to loopback and private addresses (a receiver on your ' +
-      "own network). Off, a customer's URL cannot reach the service's host or network.",
+    '`on`: low-balance alerts and test events may post to loopback, private and other special addresses ' +
+      "(a receiver on your own network), and the alerts page saves such URLs. Off, a customer's URL cannot " +
+      "reach the service's host or network: it is refused on save, and posts connect to public addresses only.",
   ),
   STRIPE_SECRET_KEY: z
     .string()

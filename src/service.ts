@@ -127,13 +127,14 @@ export async function startService(
     // Before the port opens, so the first lookups already read from the replicas that are up.
     await reads.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
+    const webhooks = { allowPrivateAddresses: config.alertWebhookPrivateAddresses };
     // Every email, account or alert, ends with the operator's name and support address.
     const mail = withOperatorSignature(mailer ?? logMailer(log), config.operator);
     alerts = new AlertSender({
       sql,
       mailer: mail,
       publicUrl,
-      webhook: { allowPrivateAddresses: config.alertWebhookPrivateAddresses },
+      webhook: webhooks,
       log,
     });
     // Loaded only when configured: the Stripe SDK holds 16 MB of memory.
@@ -162,6 +163,7 @@ export async function startService(
         secureCookies: config.publicUrl?.startsWith('https:') ?? false,
         log,
         mailer: mail,
+        webhooks,
       },
       operator: config.operator,
     });

@@ -10,6 +10,9 @@ import type { Mailer } from '../mail/mailer.ts';
 import { postWebhook, type WebhookPostOptions } from './webhook-post.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts';
 
+/** Who posts the alerts, as the receiver sees it. */
+export const ALERT_USER_AGENT = 'advertiser-lookup-api-alerts/1';
+
 /** Attempts per delivery before it is given up: about an hour of retries with the default backoff. */
 export const MAX_ATTEMPTS = 8;
 
@@ -120,7 +123,7 @@ export class AlertSender {
       body,
       {
         [SIGNATURE_HEADER]: signatureHeader(delivery.secret, body, this.#options.now()),
-        'User-Agent': 'advertiser-lookup-api-alerts/1',
+        'User-Agent': ALERT_USER_AGENT,
       },
       this.#options.webhook,
     );
@@ -128,7 +131,10 @@ export class AlertSender {
   }
 }
 
-/** The webhook's JSON: `id` is the same on every retry of one alert, so a receiver can drop repeats. */
+/**
+ * The webhook's JSON: `id` is the same on every retry of one alert, so a receiver can drop repeats;
+ * `test` is true only in the test events the holder sends from the alerts page.
+ */
 export function alertEvent(
   delivery: Pick<DueDelivery, 'alertId' | 'accountId' | 'balance' | 'threshold' | 'alertedAt'>,
 ) {
@@ -139,6 +145,7 @@ export function alertEvent(
     account_id: delivery.accountId,
     balance: delivery.balance,
     threshold: delivery.threshold,
+    test: false,
   };
 }
 
@@ -147,7 +154,7 @@ function alertEmail(delivery: DueDelivery, publicUrl: URL) {
     to: delivery.target,
     subject: `Your balance is below ${delivery.threshold} credits`,
     text:
-      `Your Advertiser Lookup API balance fell to ${delivery.balance} credits, below the alert threshold of ` +
+      `Your Advertiser Lookup API balance is down to ${delivery.balance} credits, below the alert threshold of ` +
       `${delivery.threshold} credits you set. Calls stop with 402 when it runs out.\n\n` +
       `Buy credits:\n${new URL('/account/credits', publicUrl)}\n\n` +
       `Change or turn off this alert:\n${new URL('/account/alerts', publicUrl)}\n`,

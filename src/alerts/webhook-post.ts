@@ -1,46 +1,32 @@
-import dns from 'node:dns';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { type Resolve, type ResolvedAddress, receiverAddresses } from './receiver-addresses.ts';
 
-/** How long one post may take, connection included, before it counts as failed. */
-const POST_TIMEOUT_MS = 10_000;
+/** How long one post may take, resolution and connection included, before it counts as failed. */
+export const POST_TIMEOUT_MS = 10_000;
 
 /** The longest answer body read (only its status matters). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-/**
- * Addresses a customer's webhook URL must not reach: the service's own host and network, and the
- * cloud metadata address. Checked on the address actually connected to (in `lookup`), so a name
- * that resolves to one, or is made to resolve to one later, is refused too.
- */
-const PRIVATE_NETWORKS = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::ffff:0:0', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  PRIVATE_NETWORKS.addSubnet(network, prefix, 'ipv6');
+/** What a post hands to `connect`: the checked address and port, and the TLS options. */
+export type ConnectOptions = tls.ConnectionOptions & { host: string; port: number };
+
+/** Opens the TLS connection of one post to an address already checked. */
+export type Connect = (options: ConnectOptions) => tls.TLSSocket;
 
 export interface WebhookPostOptions {
   /** Reach loopback and private addresses too (tests, and a receiver on the operator's own network). */
   allowPrivateAddresses?: boolean;
   /** Certificate authorities to trust instead of the system's (tests with a self-signed receiver). */
   ca?: string | Buffer;
+  /** How the URL's host name becomes addresses; the system's resolver by default. */
+  resolve?: Resolve;
+  /** How a connection is opened to a checked address; `tls.connect` by default. */
+  connect?: Connect;
+  /** How long one post may take in all (POST_TIMEOUT_MS; shorter in tests). */
+  timeoutMs?: number;
 }
 
 export interface WebhookAnswer {
@@ -50,38 +36,62 @@ export interface WebhookAnswer {
   error: string | null;
 }
 
-/** Posts one JSON body over HTTPS; redirects are not followed (a 3xx counts as failed). */
-export function postWebhook(
+/**
+ * Posts one JSON body over HTTPS; redirects are not followed (a 3xx counts as failed). The host
+ * is resolved once, here, and the post connects only to an address found public
+ * (docs/product-rules.md R14.13): the address checked is the address connected to, so a name that
+ * resolves to a private address, or is made to between a check and the connection, reaches nothing.
+ */
+export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  { allowPrivateAddresses = false, ca }: WebhookPostOptions = {},
+  {
+    allowPrivateAddresses = false,
+    ca,
+    resolve,
+    connect = tls.connect,
+    timeoutMs = POST_TIMEOUT_MS,
+  }: WebhookPostOptions = {},
 ): Promise<WebhookAnswer> {
-  return new Promise((resolve) => {
-    const target = new URL(url);
-    if (target.protocol !== 'https:') return resolve({ status: null, error: 'the URL is not https' });
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!allowPrivateAddresses && isIP(host) !== 0 && isPrivate(host))
-      return resolve({ status: null, error: `${host} is a private address` });
+  const target = new URL(url);
+  if (target.protocol !== 'https:') return { status: null, error: 'the URL is not https' };
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => new Error(`no answer within ${timeoutMs} ms`);
+  let addresses: ResolvedAddress[];
+  try {
+    const found = await Promise.race([
+      receiverAddresses(host, { resolve, allowPrivateAddresses }),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(timedOut()))),
+    ]);
+    if (found.reachable.length === 0) return { status: null, error: found.refused[0] ?? `${host} has no address` };
+    addresses = found.reachable;
+  } catch (error) {
+    return { status: null, error: `${host} does not resolve: ${messageOf(error)}` };
+  }
+  const port = Number(target.port || 443);
+  const tlsOptions: tls.ConnectionOptions = {
+    // The certificate is checked against the URL's host name (sent as SNI), or its address.
+    ...(isIP(host) === 0 && { servername: host }),
+    ...(ca !== undefined && { ca }),
+  };
+  return new Promise((done) => {
     const request = https.request(
       target,
       {
         method: 'POST',
-        // A connection per post: a kept-alive one the receiver closed meanwhile would fail a post
-        // it may have received, and the retry would deliver it twice.
-        agent: false,
+        // No agent: a connection per post. A kept-alive one the receiver closed meanwhile would
+        // fail a post it may have received, and the retry would deliver it twice.
+        createConnection: (_options, opened: (error: Error | null, socket: Duplex) => void) => {
+          connectToFirst(addresses, port, tlsOptions, connect, deadline, timedOut).then(
+            (socket) => opened(null, socket),
+            (error: Error) => opened(error, undefined as unknown as Duplex),
+          );
+          return undefined as unknown as Duplex;
+        },
         headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
-        timeout: POST_TIMEOUT_MS,
-        ...(ca !== undefined && { ca }),
-        lookup: (hostname, options, callback) =>
-          dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-            if (error) return callback(error, '', 0);
-            const allowed = addresses.filter(({ address }) => allowPrivateAddresses || !isPrivate(address));
-            if (allowed.length === 0) return callback(new Error(`${hostname} resolves to a private address`), '', 0);
-            // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily), else for one.
-            if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
-            callback(null, allowed[0].address, allowed[0].family);
-          }),
+        signal: deadline,
       },
       (response) => {
         let read = 0;
@@ -92,16 +102,50 @@ export function postWebhook(
         response.on('close', () => {
           const status = response.statusCode ?? null;
           const ok = status !== null && status >= 200 && status < 300;
-          resolve({ status, error: ok ? null : `the endpoint answered ${status}` });
+          done({ status, error: ok ? null : `the endpoint answered ${status}` });
         });
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${POST_TIMEOUT_MS} ms`)));
-    request.on('error', (error) => resolve({ status: null, error: error.message.slice(0, 500) }));
+    request.on('error', (error) =>
+      done({ status: null, error: (deadline.aborted ? timedOut() : error).message.slice(0, 500) }),
+    );
     request.end(body);
   });
 }
 
-function isPrivate(address: string): boolean {
-  return PRIVATE_NETWORKS.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+/** The first of `addresses` that a TLS connection opens to, tried in turn. */
+function connectToFirst(
+  addresses: ResolvedAddress[],
+  port: number,
+  tlsOptions: tls.ConnectionOptions,
+  connect: Connect,
+  deadline: AbortSignal,
+  timedOut: () => Error,
+): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const attempt = (index: number, lastError: Error | null) => {
+      if (deadline.aborted || index >= addresses.length) return reject(lastError ?? new Error('no address'));
+      const socket = connect({ ...tlsOptions, host: addresses[index].address, port });
+      const abort = () => socket.destroy(timedOut());
+      const failed = (error: Error) => {
+        deadline.removeEventListener('abort', abort);
+        attempt(index + 1, error);
+      };
+      deadline.addEventListener('abort', abort, { once: true });
+      socket.once('error', failed);
+      socket.once('secureConnect', () => {
+        deadline.removeEventListener('abort', abort);
+        socket.off('error', failed);
+        resolve(socket);
+      });
+    };
+    attempt(0, null);
+  });
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error)).slice(
+    0,
+    200,
+  );
 }

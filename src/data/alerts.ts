@@ -2,6 +2,8 @@ import type { Sql } from './client.ts';
 
 /** An account's alert settings, as its page shows them. */
 export interface AlertSettings {
+  /** The account's balance now, to say whether it is below the threshold. */
+  balance: number;
   /** Credits below which a debit raises the low-balance alert; null: no alert. */
   threshold: number | null;
   /** The HTTPS endpoint that receives the alerts besides the email, and its signing secret. */
@@ -9,27 +11,52 @@ export interface AlertSettings {
 }
 
 export async function alertSettingsOf(sql: Sql, accountId: number): Promise<AlertSettings> {
-  const [row] = await sql<{ threshold: number | null; url: string | null; secret: string | null }[]>`
-    SELECT a.low_balance_threshold AS threshold, w.url, w.secret
+  const [row] = await sql<{ balance: number; threshold: number | null; url: string | null; secret: string | null }[]>`
+    SELECT a.balance, a.low_balance_threshold AS threshold, w.url, w.secret
     FROM accounts a LEFT JOIN alert_webhooks w ON w.account_id = a.id
     WHERE a.id = ${accountId}`;
   return {
+    balance: row?.balance ?? 0,
     threshold: row?.threshold ?? null,
     webhook: row?.url && row.secret ? { url: row.url, secret: row.secret } : null,
   };
 }
 
+/** What saving a threshold came to: the balance then, and whether it raised an alert at once. */
+export interface ThresholdSaved {
+  balance: number;
+  /** The balance was already below the new threshold and the alert armed: one alert is raised now. */
+  alerted: boolean;
+}
+
 /**
- * A new threshold (null: no alert). The alert is armed when the balance meets it, so lowering it
- * below the balance alerts at the next fall, and raising it above the balance does not alert
- * at once: the holder knows. Locked like a debit, so no debit crosses in between.
+ * A new threshold (null: no alert), docs/product-rules.md R14.10. The alert is armed when the
+ * balance meets it, so lowering it below the balance alerts at the next fall. A threshold the
+ * balance is already below alerts at once, as a crossing would, when the alert is armed; when an
+ * alert was already raised for this low balance (disarmed), it raises no second one. One
+ * statement under the account's row lock, like a debit, so no debit crosses in between.
  */
-export async function setLowBalanceThreshold(sql: Sql, accountId: number, threshold: number | null): Promise<void> {
-  await sql`
-    UPDATE accounts
-    SET low_balance_threshold = ${threshold},
-      low_balance_armed = balance >= coalesce(${threshold}::bigint, 0)
-    WHERE id = ${accountId}`;
+export async function setLowBalanceThreshold(
+  sql: Sql,
+  accountId: number,
+  threshold: number | null,
+): Promise<ThresholdSaved> {
+  const [row] = await sql<{ balance: number; alerted: boolean }[]>`
+    WITH before AS (
+      SELECT id, low_balance_armed AS armed FROM accounts WHERE id = ${accountId} FOR UPDATE
+    ), saved AS (
+      UPDATE accounts a
+      SET low_balance_threshold = ${threshold},
+        low_balance_armed = a.balance >= coalesce(${threshold}::bigint, 0)
+      FROM before WHERE a.id = before.id
+      RETURNING a.id, a.balance, before.armed AND a.balance < ${threshold}::bigint AS alerting
+    ), alerted AS (
+      INSERT INTO balance_alerts (account_id, balance, threshold)
+      SELECT id, balance, ${threshold} FROM saved WHERE alerting
+      RETURNING id
+    )
+    SELECT balance, EXISTS (SELECT FROM alerted) AS alerted FROM saved`;
+  return { balance: row?.balance ?? 0, alerted: row?.alerted ?? false };
 }
 
 export async function setAlertWebhook(sql: Sql, accountId: number, url: string, secret: string): Promise<void> {

@@ -1,4 +1,8 @@
+import { checkReceiver } from '../alerts/receiver-addresses.ts';
+import { sendTestEvent, TEST_EVENT_LIMITS } from '../alerts/test-event.ts';
+import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { newWebhookSecret } from '../alerts/webhook-signature.ts';
+import { type TestEventListing, testEventsOf } from '../data/alert-test-events.ts';
 import {
   type AlertSettings,
   alertSettingsOf,
@@ -9,8 +13,10 @@ import {
   setLowBalanceThreshold,
 } from '../data/alerts.ts';
 import type { Sql } from '../data/client.ts';
+import { TestEventList, TestEventResult } from './alert-test-events.tsx';
 import { formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
+import { LowBalanceNotice } from './low-balance-warning.tsx';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
@@ -21,9 +27,26 @@ const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 const SAVED: Record<string, string> = {
   threshold: 'The alert threshold is saved.',
+  'threshold-alerted':
+    'The alert threshold is saved. Your balance is already below it, so an alert is sent now ' +
+    '(by email, and to your webhook if you have one).',
+  'threshold-below':
+    'The alert threshold is saved. Your balance is already below it, and an alert was already sent for this ' +
+    'low balance: the next one comes after credits bring the balance back to the threshold and it falls again.',
   webhook: 'The webhook is saved. Alerts are posted to it, signed with the secret below.',
+  'webhook-unresolved':
+    'The webhook is saved. Its host name does not resolve now, so alerts cannot reach it until it does; ' +
+    'send a test event once it is set up.',
   removed: 'The webhook is removed; alerts go by email only.',
 };
+
+const TEST_EVENT_REFUSALS = {
+  'no webhook': 'Save a webhook first: test events go to it.',
+  'account limit': `You sent ${TEST_EVENT_LIMITS.perAccount} test events in the last hour: try again later.`,
+  'host limit':
+    'Your endpoint’s address received as many test events in the last hour as it may from this service. ' +
+    'Try again later.',
+} as const;
 
 function thresholdOf(value: string): number | null | string {
   const text = value.replaceAll(',', '').trim();
@@ -52,12 +75,15 @@ interface AlertsPageProps {
   session: Session;
   settings: AlertSettings;
   deliveries: DeliveryListing[];
+  testEvents: TestEventListing[];
   saved?: string;
-  problem?: { field: 'threshold' | 'url'; message: string; value: string };
+  /** The button was used: the newest test event's result is shown. */
+  tested?: boolean;
+  problem?: { field: 'threshold' | 'url' | 'test'; message: string; value: string };
 }
 
-function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPageProps) {
-  const problemOf = (field: 'threshold' | 'url') =>
+function AlertsPage({ session, settings, deliveries, testEvents, saved, tested, problem }: AlertsPageProps) {
+  const problemOf = (field: 'threshold' | 'url' | 'test') =>
     problem?.field === field ? (
       <Notice kind="error" id={FORM_PROBLEM_ID}>
         {problem.message}
@@ -69,6 +95,8 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
     <Page title="Alerts" email={session.email} csrfToken={session.csrfToken} current="alerts">
       <h1>Low-balance alerts</h1>
       {saved && <Notice kind="success">{saved}</Notice>}
+      {tested && <TestEventResult event={testEvents[0]} />}
+      <LowBalanceNotice balance={settings.balance} threshold={settings.threshold} />
       <section class="card">
         <h2>Threshold</h2>
         <p>
@@ -97,9 +125,9 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
       <section class="card">
         <h2>Webhook</h2>
         <p>
-          An HTTPS endpoint of yours that receives each alert as a JSON <code>POST</code>, signed in the{' '}
-          <code>Alk-Signature</code> header (see <a href="/docs">the docs</a>, “Low-balance alerts”). Failed posts are
-          retried for about an hour.
+          An HTTPS endpoint of yours, at a public address, that receives each alert as a JSON <code>POST</code>, signed
+          in the <code>Alk-Signature</code> header (see <a href="/docs">the docs</a>, “Low-balance alerts”). Failed
+          posts are retried for about an hour.
         </p>
         {settings.webhook && (
           <dl class="facts">
@@ -138,6 +166,26 @@ function AlertsPage({ session, settings, deliveries, saved, problem }: AlertsPag
               Remove the webhook
             </button>
           </form>
+        )}
+        {!settings.webhook && problemOf('test')}
+        {settings.webhook && (
+          <>
+            <h3>Test events</h3>
+            <p>
+              Post a signed sample alert to your endpoint now, to see that it arrives and verifies: a{' '}
+              <code>balance.low</code> event with <code>"test": true</code> and your balance and threshold of now. Skip
+              events with <code>"test": true</code> where you act on alerts. At most {TEST_EVENT_LIMITS.perAccount} an
+              hour.
+            </p>
+            {problemOf('test')}
+            <form method="post" action="/account/alerts/webhook/test" class="inline">
+              <CsrfField token={session.csrfToken} />
+              <button type="submit" class="secondary">
+                Send a test event
+              </button>
+            </form>
+            <TestEventList events={testEvents} />
+          </>
         )}
       </section>
       <section class="card">
@@ -197,18 +245,22 @@ function Deliveries({ deliveries }: { deliveries: DeliveryListing[] }) {
  * GET /account/alerts and its forms (docs/product-rules.md §14): the low-balance threshold, the
  * webhook and its secret, and every delivery with its attempts.
  */
-export function registerAlerts(web: Web, { sql }: { sql: Sql }) {
-  const render = async (session: Session, rest: Omit<AlertsPageProps, 'session' | 'settings' | 'deliveries'> = {}) => (
+export function registerAlerts(web: Web, { sql, webhooks = {} }: { sql: Sql; webhooks?: WebhookPostOptions }) {
+  const render = async (
+    session: Session,
+    rest: Omit<AlertsPageProps, 'session' | 'settings' | 'deliveries' | 'testEvents'> = {},
+  ) => (
     <AlertsPage
       session={session}
       settings={await alertSettingsOf(sql, session.accountId)}
       deliveries={await deliveriesOf(sql, session.accountId)}
+      testEvents={await testEventsOf(sql, session.accountId)}
       {...rest}
     />
   );
   web.get('/alerts', requireSession, async (c) => {
     const saved = SAVED[c.req.query('saved') ?? ''];
-    return c.html(await render(c.get('session')!, { saved }));
+    return c.html(await render(c.get('session')!, { saved, tested: c.req.query('tested') === '1' }));
   });
   web.post('/alerts/threshold', requireSession, async (c) => {
     const session = c.get('session')!;
@@ -216,8 +268,12 @@ export function registerAlerts(web: Web, { sql }: { sql: Sql }) {
     const threshold = thresholdOf(value);
     if (typeof threshold === 'string')
       return c.html(await render(session, { problem: { field: 'threshold', message: threshold, value } }), 400);
-    await setLowBalanceThreshold(sql, session.accountId, threshold);
-    return c.redirect('/account/alerts?saved=threshold', 303);
+    const { balance, alerted } = await setLowBalanceThreshold(sql, session.accountId, threshold);
+    const below = threshold !== null && balance < threshold;
+    return c.redirect(
+      `/account/alerts?saved=${alerted ? 'threshold-alerted' : below ? 'threshold-below' : 'threshold'}`,
+      303,
+    );
   });
   web.post('/alerts/webhook', requireSession, async (c) => {
     const session = c.get('session')!;
@@ -225,8 +281,24 @@ export function registerAlerts(web: Web, { sql }: { sql: Sql }) {
     const url = webhookUrlOf(value);
     if (typeof url !== 'string')
       return c.html(await render(session, { problem: { field: 'url', message: url.problem, value } }), 400);
+    const check = await checkReceiver(new URL(url), webhooks);
+    if ('refused' in check) {
+      const resolvedFrom = check.byName ? ` (${new URL(url).hostname} resolves to it)` : '';
+      const message = `Alerts are posted to public addresses only: ${check.refused}${resolvedFrom}.`;
+      return c.html(await render(session, { problem: { field: 'url', message, value } }), 400);
+    }
     await setAlertWebhook(sql, session.accountId, url, newWebhookSecret());
-    return c.redirect('/account/alerts?saved=webhook', 303);
+    return c.redirect(`/account/alerts?saved=${'unresolved' in check ? 'webhook-unresolved' : 'webhook'}`, 303);
+  });
+  web.post('/alerts/webhook/test', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const outcome = await sendTestEvent(sql, session.accountId, { webhook: webhooks });
+    if ('sent' in outcome) return c.redirect('/account/alerts?tested=1', 303);
+    const message = TEST_EVENT_REFUSALS[outcome.refused];
+    return c.html(
+      await render(session, { problem: { field: 'test', message, value: '' } }),
+      outcome.refused === 'no webhook' ? 400 : 429,
+    );
   });
   web.post('/alerts/webhook/remove', requireSession, async (c) => {
     await removeAlertWebhook(sql, c.get('session')!.accountId);

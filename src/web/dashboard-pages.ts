@@ -9,10 +9,10 @@ import type { Web, WebDependencies } from './web-env.ts';
  * The signed-in pages: overview (balance, usage chart), API keys and their caps, ledger and its
  * CSV, buying credits, alerts.
  */
-export function registerDashboardPages(web: Web, { sql, now, payments, operator }: WebDependencies) {
+export function registerDashboardPages(web: Web, { sql, now, payments, operator, webhooks }: WebDependencies) {
   registerOverview(web, { sql, now, payments, operator });
   registerKeys(web, { sql });
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments, operator });
-  registerAlerts(web, { sql });
+  registerAlerts(web, { sql, webhooks });
 }

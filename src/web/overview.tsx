@@ -4,6 +4,7 @@ import { usageByDay } from '../data/usage.ts';
 import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
+import { LowBalanceWarning } from './low-balance-warning.tsx';
 import { SupportLink } from './operator.tsx';
 import { requireSession } from './session.ts';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
@@ -46,6 +47,7 @@ export function registerOverview(
         styles={['/account/assets/uPlot.min.css']}
       >
         <h1>Overview</h1>
+        <LowBalanceWarning sql={sql} accountId={session.accountId} />
         <div class="stats">
           <section class="card">
             <h2 class="label">Balance</h2>

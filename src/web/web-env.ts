@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import type { OperatorSettings } from '../config.ts';
 import type { Sql } from '../data/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -41,4 +42,6 @@ export interface WebDependencies {
   payments: Pick<StripePayments, 'packs' | 'checkoutOrigin' | 'startCheckout'> | null;
   /** Who runs the service: the pages' footer, where to write to buy credits without Stripe. */
   operator: OperatorSettings;
+  /** How alert webhooks are checked and reached, as the alert sender does it; public addresses only by default. */
+  webhooks?: WebhookPostOptions;
 }

@@ -5,6 +5,7 @@ import { addCredits } from '../../src/data/accounts.ts';
 import { alertSettingsOf, deliveriesOf, setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import { startTestSmtp, type TestSmtp } from '../support/mail.ts';
 
@@ -33,7 +34,7 @@ describe('low-balance alerts', () => {
   beforeAll(async () => {
     api = await createTestApi({ rateLimit: { requests: 0, windowSeconds: 60 } });
     smtp = await startTestSmtp();
-    receiver = await startHttpsReceiver();
+    receiver = await startHttpsReceiver({ alsoNamed: ['93.184.216.34', 'hooks.example.com'] });
     mailer = smtpMailer(smtp.url, 'Advertiser Lookup API <no-reply@localhost>');
     sender = new AlertSender({
       sql: api.db.sql,
@@ -84,7 +85,7 @@ describe('low-balance alerts', () => {
     await sender.sendDue();
     const mail = await smtp.next('crossing@example.com');
     expect(mail.subject).toBe('Your balance is below 100 credits');
-    expect(mail.raw).toContain(`fell to ${alerts[0].balance} credits`);
+    expect(mail.raw).toContain(`is down to ${alerts[0].balance} credits`);
     expect(mail.link).toBe('https://api.example.com/account/credits');
     const posts = receiver.received.slice(before);
     expect(posts).toHaveLength(1);
@@ -96,6 +97,7 @@ describe('low-balance alerts', () => {
       account_id: accountId,
       balance: alerts[0].balance,
       threshold: 100,
+      test: false,
     });
     expect(post.headers['content-type']).toBe('application/json');
     expect(verifiedAsTheDocsSay('whsec_test-secret', post.body, String(post.headers['alk-signature']))).toBe(true);
@@ -138,15 +140,30 @@ describe('low-balance alerts', () => {
     },
   );
 
-  it('no threshold, no alert; a threshold set above the balance does not alert at once', async () => {
+  it('no threshold, no alert; a threshold set above the balance alerts at once, and once', async () => {
     const { key, accountId } = await holder(60, 'off@example.com');
     await setLowBalanceThreshold(api.db.sql, accountId, null);
     for (let i = 0; i < 5; i++) await api.request(SUMMARY, { key }); // 45
     expect(await alertsOf(accountId)).toHaveLength(0);
-    await setLowBalanceThreshold(api.db.sql, accountId, 1_000);
-    await api.request(SUMMARY, { key });
-    expect(await alertsOf(accountId)).toHaveLength(0);
-    expect((await alertSettingsOf(api.db.sql, accountId)).threshold).toBe(1_000);
+    // The balance is already below the new threshold: the holder is told now, as by a crossing.
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 1_000)).toEqual({ balance: 45, alerted: true });
+    expect(await alertsOf(accountId)).toEqual([{ balance: 45, threshold: 1_000 }]);
+    await sender.sendDue();
+    const mail = await smtp.next('off@example.com');
+    expect(mail.subject).toBe('Your balance is below 1000 credits');
+    expect(mail.raw).toContain('is down to 45 credits, below the alert threshold of 1000 credits');
+    // Once: further calls, and another threshold above the balance, raise nothing more.
+    await api.request(SUMMARY, { key }); // 42
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 2_000)).toEqual({ balance: 42, alerted: false });
+    expect(await alertsOf(accountId)).toHaveLength(1);
+    expect((await alertSettingsOf(api.db.sql, accountId)).threshold).toBe(2_000);
+    // A threshold the balance meets arms the alert again; the next one below it alerts.
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 40)).toEqual({ balance: 42, alerted: false });
+    expect(await setLowBalanceThreshold(api.db.sql, accountId, 100)).toEqual({ balance: 42, alerted: true });
+    expect(await alertsOf(accountId)).toEqual([
+      { balance: 45, threshold: 1_000 },
+      { balance: 42, threshold: 100 },
+    ]);
   });
 
   it('a failing webhook is retried with backoff until it answers 2xx; every attempt is recorded', async () => {
@@ -214,6 +231,32 @@ describe('low-balance alerts', () => {
     await strict.sendDue();
     expect(receiver.received.length).toBe(before);
     const [webhook] = (await deliveriesOf(api.db.sql, accountId)).filter((d) => d.channel === 'webhook');
-    expect(webhook.lastError).toBe('127.0.0.1 is a private address');
+    expect(webhook.lastError).toBe('127.0.0.1 is a loopback address');
+  });
+
+  it.each([
+    ['https://93.184.216.34/hooks/balance', '93.184.216.34:443'],
+    ['https://hooks.example.com/hooks/balance', '8.8.8.8:443'],
+  ])('with the default configuration an alert reaches a receiver at a public address: %s', async (url, connectedTo) => {
+    const { key, accountId } = await holder(52, `public-${connectedTo}@example.com`);
+    await setAlertWebhook(api.db.sql, accountId, url, 'whsec_public');
+    // Every connection lands on the local receiver, whatever public address it is made to.
+    const network = fakeNetwork({ 'hooks.example.com': ['8.8.8.8'] }, receiver.port);
+    const strict = new AlertSender({
+      sql: api.db.sql,
+      mailer: { send: async () => {} },
+      publicUrl: () => new URL('https://api.example.com'),
+      webhook: { ca: receiver.ca, resolve: network.resolve, connect: network.connect },
+    });
+    const before = receiver.received.length;
+    await api.request(SUMMARY, { key }); // 49: below the default threshold
+    await strict.sendDue();
+    expect(network.connectedTo).toEqual([connectedTo]);
+    const posts = receiver.received.slice(before);
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(posts[0].body)).toMatchObject({ type: 'balance.low', account_id: accountId, balance: 49 });
+    expect(verifiedAsTheDocsSay('whsec_public', posts[0].body, String(posts[0].headers['alk-signature']))).toBe(true);
+    const [webhook] = (await deliveriesOf(api.db.sql, accountId)).filter((d) => d.channel === 'webhook');
+    expect(webhook).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 200 });
   });
 });

@@ -1,3 +1,5 @@
+import type { Resolve } from '../../src/alerts/receiver-addresses.ts';
+import type { WebhookPostOptions } from '../../src/alerts/webhook-post.ts';
 import { createApp } from '../../src/app.ts';
 import type { OperatorSettings } from '../../src/config.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
@@ -10,6 +12,10 @@ import { startTestSmtp, type TestSmtp } from './mail.ts';
 import { WebClient } from './web.ts';
 
 export const PASSWORD = 'a long passphrase of mine';
+
+const nothingResolves: Resolve = async (hostname) => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
 
 /** The app on a new database, its emails going to a test SMTP server, every log line kept. */
 export interface AccountPageHarness {
@@ -26,14 +32,18 @@ export interface AccountPageHarness {
 
 /**
  * `payments`: the credit purchases to offer, made on the app's own pool (none by default);
- * `operator`: who runs the service (a local start's defaults unless given), signing the emails as the service does.
+ * `operator`: who runs the service (a local start's defaults unless given), signing the emails as the service does;
+ * `webhooks`: how the alerts page checks and reaches webhooks; by default no host name resolves,
+ * so no test's page reaches the network.
  */
 export async function startAccountPage({
   payments,
   operator,
+  webhooks = { resolve: nothingResolves },
 }: {
   payments?: (sql: Sql) => StripePayments;
   operator?: OperatorSettings;
+  webhooks?: WebhookPostOptions;
 } = {}): Promise<AccountPageHarness> {
   const db = await createTestDatabase();
   const smtp = await startTestSmtp();
@@ -52,6 +62,7 @@ export async function startAccountPage({
       secureCookies: false,
       log: (line) => void logged.push(line),
       mailer: operator ? withOperatorSignature(mailer, operator) : mailer,
+      webhooks,
     },
   });
   const harness: AccountPageHarness = {

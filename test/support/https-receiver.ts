@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -13,15 +13,21 @@ export interface ReceivedPost {
 /** A webhook receiver on https://127.0.0.1 with a self-signed certificate made for the test. */
 export interface HttpsReceiver {
   url: string;
+  port: number;
   /** The certificate, for the sender's `ca`. */
   ca: string;
   received: ReceivedPost[];
-  /** The statuses it answers, in turn; 200 once they are used up. */
+  /** The statuses it answers, in turn (0: it takes the post and never answers); 200 once they are used up. */
   answers: number[];
   close(): Promise<void>;
 }
 
-export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+/**
+ * `alsoNamed`: more names and addresses its certificate is valid for (for a test that sends the
+ * connection to a public address or name here, so the sender checks the certificate as it would there).
+ */
+export async function startHttpsReceiver({ alsoNamed = [] }: { alsoNamed?: string[] } = {}): Promise<HttpsReceiver> {
+  const subjectAltNames = ['127.0.0.1', ...alsoNamed].map((name) => (isIP(name) ? `IP:${name}` : `DNS:${name}`));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'receiver-'));
   const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
   execFileSync(
@@ -41,7 +47,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      `subjectAltName=${subjectAltNames.join(',')}`,
     ],
     { stdio: 'ignore' },
   );
@@ -53,7 +59,8 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(answers.shift() ?? 200).end();
+      const status = answers.shift() ?? 200;
+      if (status !== 0) response.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,6 +68,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   fs.rmSync(dir, { recursive: true });
   return {
     url: `https://127.0.0.1:${port}/hooks/balance`,
+    port,
     ca,
     received,
     answers,

@@ -213,11 +213,16 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     expect((await api(advertiser, key)).status).toBe(200); // 182: below, one alert
     const alert = await smtp.next(EMAIL);
     expect(alert.subject).toBe('Your balance is below 185 credits');
-    expect(alert.raw).toContain('fell to 182 credits');
+    expect(alert.raw).toContain('is down to 182 credits');
     await page.getByLabel(/^Endpoint URL/).fill('https://hooks.example.com/balance');
     await page.getByRole('button', { name: 'Save the webhook' }).click();
     await expect.poll(() => page.getByText('The webhook is saved.').isVisible()).toBe(true);
     expect(await page.getByTestId('deliveries').textContent()).toContain('182 (below 185)');
+    // Below the threshold: the page says so. A test event's result is shown (here no name resolves).
+    expect(await page.getByTestId('low-balance-warning').textContent()).toContain('is below your alert threshold');
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.getByText(/The test event test_[0-9a-f]+ was/).isVisible()).toBe(true);
+    expect(await page.getByTestId('test-events').textContent()).toContain('https://hooks.example.com/balance');
     await shot(page, 'desktop-8c-alerts');
 
     // Buying credits (docs/product-rules.md §13): Buy → Stripe Checkout (the stand-in) → Pay → back,
