@@ -87,14 +87,13 @@ export class AccountHolders {
 
   async signIn(email: string, password: string, client: string): Promise<SignInOutcome> {
     const emailNormalized = normalizeEmail(email);
-    const wait = await this.#limits.signInWait(emailNormalized, client);
+    const wait = await this.#limits.signInAttempt(emailNormalized, client);
     if (wait > 0) return { outcome: 'wait', seconds: wait };
     const login = await findLogin(this.deps.sql, emailNormalized);
     if (!(await passwordMatches(login?.passwordHash ?? null, password)) || login === null) {
-      await this.#limits.signInFailed(emailNormalized, client);
       return { outcome: 'refused' };
     }
-    await this.#limits.signInSucceeded(emailNormalized);
+    await this.#limits.signInRight(emailNormalized, client);
     if (login.disabled) return { outcome: 'disabled' };
     if (!login.verified) {
       this.#later(() => this.#sendLink(login.accountId, login.email, 'verify_email'));

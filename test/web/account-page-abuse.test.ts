@@ -158,6 +158,22 @@ describe('the account page under attack', () => {
     },
   );
 
+  it('70 sign-in posts at once, the right password among them: at most 10 are tried, the rest answer 429', async () => {
+    await page.signedIn('burst@example.com');
+    const browser = page.browser();
+    await browser.get('/account/sign-in');
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        browser.post('/account/sign-in', { email: 'burst@example.com', password: i === 50 ? PASSWORD : `guess ${i}` }),
+      ),
+    );
+    const tried = answers.filter((answer) => answer.status !== 429);
+    expect(tried.length).toBeLessThanOrEqual(LIMITS.signInFailuresPerAddress.points);
+    for (const answer of tried) expect([401, 303]).toContain(answer.status);
+    for (const answer of answers.filter((a) => a.status === 429))
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+  });
+
   it('reset requests for one address are limited to 3 an hour', async () => {
     await page.signedIn('resets@example.com');
     const browser = page.browser();
