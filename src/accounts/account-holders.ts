@@ -56,12 +56,19 @@ export class AccountHolders {
     this.#limits = new AttemptLimits(deps.sql);
   }
 
-  /** Null when the sign-up went ahead (or the address was taken: its holder is told by email). */
-  async signUp(email: string, password: string): Promise<FieldProblem | null> {
+  /**
+   * Null when the sign-up went ahead (or the address was taken: its holder is told by email; or it
+   * was emailed enough this hour: nothing is done, and the answer is the same); `wait` when this
+   * client signed up too often (R12.16).
+   */
+  async signUp(email: string, password: string, client: string): Promise<FieldProblem | { wait: number } | null> {
     if (!isPlausibleEmail(email)) return { field: 'email', message: 'Enter an email address such as you@example.com.' };
     const problem = await passwordProblem(password, email);
     if (problem !== null) return { field: 'password', message: problem };
     const emailNormalized = normalizeEmail(email);
+    const { clientWait, mayEmail } = await this.#limits.signUpAttempt(emailNormalized, client);
+    if (clientWait > 0) return { wait: clientWait };
+    if (!mayEmail) return null;
     const passwordHash = await hashPassword(password);
     const accountId = await createAccountWithLogin(this.deps.sql, {
       email: email.trim(),
@@ -96,7 +103,10 @@ export class AccountHolders {
     await this.#limits.signInRight(emailNormalized, client);
     if (login.disabled) return { outcome: 'disabled' };
     if (!login.verified) {
-      this.#later(() => this.#sendLink(login.accountId, login.email, 'verify_email'));
+      this.#later(async () => {
+        if (await this.#limits.mayEmailConfirmation(emailNormalized))
+          await this.#sendLink(login.accountId, login.email, 'verify_email');
+      });
       return { outcome: 'unverified' };
     }
     return { outcome: 'signed-in', accountId: login.accountId };

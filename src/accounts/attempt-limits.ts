@@ -5,13 +5,17 @@ import type { Sql } from '../data/client.ts';
  * How many sign-in failures and reset requests the page takes before it asks to wait
  * (docs/product-rules.md R12.8): per account address, so guessing one account's password is
  * slow from any number of machines; per client address, so one machine cannot try many
- * accounts. Counted in the database, so every service process shares the same counts.
+ * accounts. Sign-ups (R12.16): emails per address, so nobody's mailbox is flooded from the
+ * form, and sign-ups per client. Counted in the database, so every service process shares the
+ * same counts.
  */
 export const LIMITS = {
   signInFailuresPerAddress: { scope: 'sign-in:address', points: 10, duration: 15 * 60 },
   signInFailuresPerClient: { scope: 'sign-in:client', points: 50, duration: 15 * 60 },
   resetRequestsPerAddress: { scope: 'reset:address', points: 3, duration: 60 * 60 },
   resetRequestsPerClient: { scope: 'reset:client', points: 20, duration: 60 * 60 },
+  signUpEmailsPerAddress: { scope: 'sign-up-email:address', points: 3, duration: 60 * 60 },
+  signUpsPerClient: { scope: 'sign-up:client', points: 20, duration: 60 * 60 },
 } as const;
 
 type Limit = (typeof LIMITS)[keyof typeof LIMITS];
@@ -51,16 +55,41 @@ export class AttemptLimits {
     ]);
   }
 
+  /**
+   * Counts a sign-up: the seconds the client must wait when it is over its limit (nothing is done
+   * then), and whether the address may still be emailed.
+   */
+  async signUpAttempt(email: string, client: string): Promise<{ clientWait: number; mayEmail: boolean }> {
+    const [address, fromClient] = await takeAttempts(this.sql, [
+      counter(LIMITS.signUpEmailsPerAddress, email),
+      counter(LIMITS.signUpsPerClient, client),
+    ]);
+    return {
+      clientWait: waitOf([fromClient], [LIMITS.signUpsPerClient.points]),
+      mayEmail: address.used <= LIMITS.signUpEmailsPerAddress.points,
+    };
+  }
+
+  /** Counts one more confirmation email to the address (a sign-in before confirming); false: send none. */
+  async mayEmailConfirmation(email: string): Promise<boolean> {
+    const [address] = await takeAttempts(this.sql, [counter(LIMITS.signUpEmailsPerAddress, email)]);
+    return address.used <= LIMITS.signUpEmailsPerAddress.points;
+  }
+
   async #take(pairs: [Limit, string][]): Promise<number> {
     const windows = await takeAttempts(
       this.sql,
-      pairs.map(([limit, subject]) => ({ scope: limit.scope, subject, windowSeconds: limit.duration })),
+      pairs.map(([limit, subject]) => counter(limit, subject)),
     );
     return waitOf(
       windows,
       pairs.map(([limit]) => limit.points),
     );
   }
+}
+
+function counter(limit: Limit, subject: string) {
+  return { scope: limit.scope, subject, windowSeconds: limit.duration };
 }
 
 /** The longest wait among the limits this attempt's count went beyond; 0 when it is within all. */
