@@ -2,12 +2,21 @@ import type { Sql } from './client.ts';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
 
-/** Stores a link's token (its SHA-256) for `purpose`, usable once until `expiresAt`. */
+/**
+ * Stores a link's token (its SHA-256) for `purpose`, usable once until `expiresAt`. A new reset
+ * link retires the account's older unused ones (R12.6): only the newest in the mailbox sets a
+ * password. Older confirmation links keep working: confirming an address twice does no harm.
+ */
 export async function insertToken(
   sql: Sql,
   token: { tokenHash: Buffer; accountId: number; purpose: TokenPurpose; expiresAt: Date },
 ): Promise<void> {
   await sql`
+    WITH retired AS (
+      UPDATE account_tokens SET used_at = now()
+      WHERE account_id = ${token.accountId} AND purpose = ${token.purpose} AND used_at IS NULL
+        AND purpose = 'reset_password'
+    )
     INSERT INTO account_tokens (token_hash, account_id, purpose, expires_at)
     VALUES (${token.tokenHash}, ${token.accountId}, ${token.purpose}, ${token.expiresAt})`;
 }

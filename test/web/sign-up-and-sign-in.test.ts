@@ -158,6 +158,26 @@ describe('signing up and in', () => {
     },
   );
 
+  it('asking for a new reset link retires the older one', async () => {
+    await page.signedIn('twice@example.com');
+    const browser = page.browser();
+    await browser.get('/account/forgot-password');
+    await browser.post('/account/forgot-password', { email: 'twice@example.com' });
+    const older = new URL((await page.smtp.next('twice@example.com')).link!);
+    await browser.post('/account/forgot-password', { email: 'twice@example.com' });
+    const newer = new URL((await page.smtp.next('twice@example.com')).link!);
+    expect((await browser.get(`${older.pathname}${older.search}`)).status).toBe(410);
+    const olderToken = older.searchParams.get('token')!;
+    expect(
+      (await browser.post('/account/reset-password', { token: olderToken, password: 'a brand new passphrase' })).status,
+    ).toBe(410);
+    expect((await browser.get(`${newer.pathname}${newer.search}`)).status).toBe(200);
+    const newerToken = newer.searchParams.get('token')!;
+    expect(
+      (await browser.post('/account/reset-password', { token: newerToken, password: 'a brand new passphrase' })).status,
+    ).toBe(303);
+  });
+
   it('a reset link expires after an hour', async () => {
     await page.signedIn('late@example.com');
     const browser = page.browser();
