@@ -11,7 +11,7 @@ export function registerAuthPages(web: Web, deps: WebDependencies & { secure: bo
   const holders = new AccountHolders(deps);
   const { sql, secure } = deps;
   registerSignUp(web, { holders, secure });
-  registerVerifyEmail(web, { holders, secure });
+  registerVerifyEmail(web, { holders, sql, secure });
   registerSignIn(web, { holders, sql, secure });
   registerPasswordReset(web, { holders, secure });
   registerSignOut(web, { sql, secure });

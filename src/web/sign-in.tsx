@@ -48,7 +48,6 @@ function SignInForm(props: { token: string; next: string; email?: string; error?
 }
 
 const INFO: Record<string, string> = {
-  verified: 'Your email address is confirmed. Sign in to create your first key.',
   reset: 'Your password is changed, and every session was signed out. Sign in with the new one.',
   'signed-out': 'You are signed out.',
 };
