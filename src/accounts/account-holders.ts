@@ -23,7 +23,7 @@ export type SignInOutcome =
 
 /** A form field's problem, to show next to it. */
 export interface FieldProblem {
-  field: 'email' | 'password';
+  field: 'email' | 'password' | 'current' | 'code' | 'confirmation';
   message: string;
 }
 

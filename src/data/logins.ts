@@ -87,3 +87,10 @@ export async function setPassword(sql: Sql, accountId: number, passwordHash: str
         email_verified_at = coalesce(email_verified_at, now())
     WHERE account_id = ${accountId}`;
 }
+
+/** The sign-in of the account, as a signed-in change (password, address, deletion) needs it. */
+export async function loginOf(sql: Sql, accountId: number): Promise<Login | null> {
+  const [row] = await sql<{ email_normalized: string }[]>`
+    SELECT email_normalized FROM account_logins WHERE account_id = ${accountId}`;
+  return row ? findLogin(sql, row.email_normalized) : null;
+}

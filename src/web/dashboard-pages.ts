@@ -1,13 +1,15 @@
+import { AccountSettings } from '../accounts/account-settings.ts';
 import { registerAlerts } from './alerts.tsx';
 import { registerCredits } from './credits.tsx';
 import { registerKeys } from './keys.tsx';
 import { registerLedger } from './ledger.tsx';
 import { registerOverview } from './overview.tsx';
+import { registerSettings } from './settings.tsx';
 import type { Web, WebDependencies } from './web-env.ts';
 
 /**
  * The signed-in pages: overview (balance, usage chart), API keys and their caps, ledger and its
- * CSV, buying credits, alerts.
+ * CSV, buying credits, alerts, the account's settings.
  */
 export function registerDashboardPages(web: Web, { sql, now, payments }: WebDependencies) {
   registerOverview(web, { sql, now });
@@ -15,4 +17,5 @@ export function registerDashboardPages(web: Web, { sql, now, payments }: WebDepe
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments });
   registerAlerts(web, { sql });
+  registerSettings(web, { settings: new AccountSettings({ sql }) });
 }

@@ -1,0 +1,126 @@
+import type { AccountSettings, ChangeRefusal } from '../accounts/account-settings.ts';
+import { MIN_PASSWORD_LENGTH } from '../accounts/passwords.ts';
+import { clientAddress } from './client-address.ts';
+import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
+import { requireSession } from './session.ts';
+import type { Session, Web } from './web-env.ts';
+
+/** The settings' forms; a problem is shown in the form it belongs to. */
+type SettingsForm = 'password';
+
+interface Problem {
+  form: SettingsForm;
+  field: string;
+  message: string;
+}
+
+const DONE: Record<string, string> = {
+  password: 'Your password is changed. Every other browser signed in to this account was signed out.',
+};
+
+/** A labelled input whose problem, if any, is announced with it. */
+function Field(props: {
+  id: string;
+  name: string;
+  label: string;
+  hint?: string;
+  type: string;
+  autocomplete: string;
+  problem?: Problem;
+  minlength?: number;
+}) {
+  const wrong = props.problem?.field === props.name;
+  return (
+    <>
+      <label for={props.id}>
+        {props.label} {props.hint && <span class="hint">{props.hint}</span>}
+      </label>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type}
+        autocomplete={props.autocomplete}
+        required
+        minlength={props.minlength}
+        aria-invalid={wrong ? 'true' : undefined}
+        aria-describedby={wrong ? FORM_PROBLEM_ID : undefined}
+      />
+    </>
+  );
+}
+
+function FormProblem({ form, problem }: { form: SettingsForm; problem?: Problem }) {
+  if (problem?.form !== form) return null;
+  return (
+    <Notice kind="error" id={FORM_PROBLEM_ID}>
+      {problem.message}
+    </Notice>
+  );
+}
+
+function SettingsPage({ session, done, problem }: { session: Session; done?: string; problem?: Problem }) {
+  const of = (form: SettingsForm) => (problem?.form === form ? problem : undefined);
+  return (
+    <Page title="Settings" email={session.email} csrfToken={session.csrfToken} current="settings">
+      <h1>Settings</h1>
+      {done && <Notice kind="success">{done}</Notice>}
+      <section class="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <FormProblem form="password" problem={problem} />
+        <form method="post" action="/account/settings/password">
+          <CsrfField token={session.csrfToken} />
+          <Field
+            id="password-current"
+            name="current"
+            label="Current password"
+            type="password"
+            autocomplete="current-password"
+            problem={of('password')}
+          />
+          <Field
+            id="password-new"
+            name="password"
+            label="New password"
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+            type="password"
+            autocomplete="new-password"
+            minlength={MIN_PASSWORD_LENGTH}
+            problem={of('password')}
+          />
+          <button type="submit">Change the password</button>
+        </form>
+        <p class="muted">Every other browser signed in to this account is signed out when you change it.</p>
+      </section>
+    </Page>
+  );
+}
+
+/** How a refused change answers: the page with the problem in its form, or 429 to wait. */
+function refusalOf(form: SettingsForm, refusal: ChangeRefusal): { problem: Problem; status: 400 | 429; wait?: number } {
+  if ('wait' in refusal) {
+    const minutes = Math.ceil(refusal.wait / 60);
+    const message = `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    return { problem: { form, field: 'current', message }, status: 429, wait: refusal.wait };
+  }
+  return { problem: { form, field: refusal.field, message: refusal.message }, status: 400 };
+}
+
+/** GET /account/settings and its forms (docs/product-rules.md R12.17 and on). */
+export function registerSettings(web: Web, { settings }: { settings: AccountSettings }) {
+  web.get('/settings', requireSession, (c) =>
+    c.html(<SettingsPage session={c.get('session')!} done={DONE[c.req.query('done') ?? '']} />),
+  );
+  web.post('/settings/password', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const refused = await settings.changePassword(
+      { accountId: session.accountId, sessionIdHash: session.idHash, client: clientAddress(c) },
+      String(body.current ?? ''),
+      String(body.password ?? ''),
+    );
+    if (refused === null) return c.redirect('/account/settings?done=password', 303);
+    const { problem, status, wait } = refusalOf('password', refused);
+    if (wait !== undefined) c.header('Retry-After', String(wait));
+    return c.html(<SettingsPage session={session} problem={problem} />, status);
+  });
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';
+
+describe('account settings', () => {
+  let page: AccountPageHarness;
+  beforeAll(async () => {
+    page = await startAccountPage();
+  });
+  afterAll(() => page?.close());
+
+  it('the settings page is in the navigation of every signed-in page, and needs a session', async () => {
+    const browser = await page.signedIn('nav@example.com');
+    const overview = await browser.get('/account');
+    expect(overview.text).toContain('href="/account/settings"');
+    const settings = await browser.get('/account/settings');
+    expect(settings.status).toBe(200);
+    expect(settings.text).toContain('aria-current="page"');
+    expect(settings.text).toContain('<h1>Settings</h1>');
+    expect((await page.browser().get('/account/settings')).location).toBe(
+      '/account/sign-in?next=%2Faccount%2Fsettings',
+    );
+  });
+
+  it('changing the password needs the current one, and signs every other browser out', async () => {
+    const browser = await page.signedIn('change@example.com');
+    const other = page.browser();
+    await other.get('/account/sign-in');
+    await other.post('/account/sign-in', { email: 'change@example.com', password: PASSWORD });
+    expect((await other.get('/account')).status).toBe(200);
+
+    await browser.get('/account/settings');
+    const wrong = await browser.post('/account/settings/password', {
+      current: 'not my password at all',
+      password: 'a brand new passphrase',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('That is not your current password.');
+    const weak = await browser.post('/account/settings/password', { current: PASSWORD, password: 'qwertyuiop' });
+    expect(weak.status).toBe(400);
+    expect(weak.text).toContain('aria-invalid="true"');
+    expect((await other.get('/account')).status).toBe(200);
+
+    const changed = await browser.post('/account/settings/password', {
+      current: PASSWORD,
+      password: 'a brand new passphrase',
+    });
+    expect(changed.status).toBe(303);
+    expect(changed.location).toBe('/account/settings?done=password');
+    expect((await browser.get('/account/settings?done=password')).text).toContain('Your password is changed');
+    expect((await other.get('/account')).status).toBe(303);
+
+    const again = page.browser();
+    await again.get('/account/sign-in');
+    expect((await again.post('/account/sign-in', { email: 'change@example.com', password: PASSWORD })).status).toBe(
+      401,
+    );
+    expect(
+      (await again.post('/account/sign-in', { email: 'change@example.com', password: 'a brand new passphrase' }))
+        .status,
+    ).toBe(303);
+  });
+
+  it('wrong current passwords count as failed sign-ins: after 10, 429', async () => {
+    const browser = await page.signedIn('guessing@example.com');
+    await browser.get('/account/settings');
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (
+          await browser.post('/account/settings/password', {
+            current: `guess ${i}`,
+            password: 'a brand new passphrase',
+          })
+        ).status,
+      );
+    expect(statuses).toEqual([...Array(10).fill(400), 429]);
+  });
+});
