@@ -12,6 +12,7 @@ import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
 export const LINK_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
   verify_email: 24 * 60 * 60,
   reset_password: 60 * 60,
+  change_email: 24 * 60 * 60,
 };
 
 export type SignInOutcome =
@@ -28,7 +29,7 @@ export interface FieldProblem {
 }
 
 /** An email's text: paragraphs apart, so every link is on a line of its own. */
-function lines(...paragraphs: string[]): string {
+export function lines(...paragraphs: string[]): string {
   return `${paragraphs.join('\n\n')}\n`;
 }
 

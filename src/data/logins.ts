@@ -94,3 +94,32 @@ export async function loginOf(sql: Sql, accountId: number): Promise<Login | null
     SELECT email_normalized FROM account_logins WHERE account_id = ${accountId}`;
   return row ? findLogin(sql, row.email_normalized) : null;
 }
+
+/**
+ * Moves the account's sign-in to a new, confirmed address (and its contact address with it);
+ * false when another sign-in has the address by now, and then nothing changes.
+ */
+export async function changeEmail(
+  sql: Sql,
+  change: { accountId: number; email: string; emailNormalized: string },
+): Promise<boolean> {
+  const rows = await sql`
+    WITH moved AS (
+      UPDATE account_logins
+      SET email = ${change.email}, email_normalized = ${change.emailNormalized},
+          email_verified_at = now()
+      WHERE account_id = ${change.accountId}
+        AND NOT EXISTS (
+          SELECT 1 FROM account_logins o
+          WHERE o.email_normalized = ${change.emailNormalized} AND o.account_id <> ${change.accountId})
+      RETURNING account_id
+    )
+    UPDATE accounts a SET email = ${change.email} FROM moved WHERE a.id = moved.account_id RETURNING a.id`.catch(
+    (error: { code?: string }) => {
+      // Taken at the same moment by a sign-up: the unique address wins, nothing changes.
+      if (error.code === '23505') return [];
+      throw error;
+    },
+  );
+  return rows.length === 1;
+}

@@ -11,11 +11,12 @@ import type { Web, WebDependencies } from './web-env.ts';
  * The signed-in pages: overview (balance, usage chart), API keys and their caps, ledger and its
  * CSV, buying credits, alerts, the account's settings.
  */
-export function registerDashboardPages(web: Web, { sql, now, payments }: WebDependencies) {
+export function registerDashboardPages(web: Web, deps: WebDependencies) {
+  const { sql, now, payments } = deps;
   registerOverview(web, { sql, now });
   registerKeys(web, { sql });
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments });
   registerAlerts(web, { sql });
-  registerSettings(web, { settings: new AccountSettings({ sql }) });
+  registerSettings(web, { settings: new AccountSettings(deps), secure: deps.secureCookies });
 }

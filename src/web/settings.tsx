@@ -1,12 +1,13 @@
 import type { AccountSettings, ChangeRefusal } from '../accounts/account-settings.ts';
 import { MIN_PASSWORD_LENGTH } from '../accounts/passwords.ts';
 import { clientAddress } from './client-address.ts';
+import { formToken } from './csrf.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
 /** The settings' forms; a problem is shown in the form it belongs to. */
-type SettingsForm = 'password';
+type SettingsForm = 'password' | 'email';
 
 interface Problem {
   form: SettingsForm;
@@ -16,6 +17,10 @@ interface Problem {
 
 const DONE: Record<string, string> = {
   password: 'Your password is changed. Every other browser signed in to this account was signed out.',
+  email:
+    'Check the new address: a link to confirm it is on its way (it works for 24 hours). Until it is followed, ' +
+    'you sign in with the current one, which we told about the change.',
+  'email-changed': 'Your email address is changed: sign in with the new one from now on.',
 };
 
 /** A labelled input whose problem, if any, is announced with it. */
@@ -91,6 +96,34 @@ function SettingsPage({ session, done, problem }: { session: Session; done?: str
         </form>
         <p class="muted">Every other browser signed in to this account is signed out when you change it.</p>
       </section>
+      <section class="card" aria-labelledby="email-heading">
+        <h2 id="email-heading">Email address</h2>
+        <p>
+          You sign in as <strong>{session.email}</strong>, where alerts and emails about the account go.
+        </p>
+        <FormProblem form="email" problem={problem} />
+        <form method="post" action="/account/settings/email">
+          <CsrfField token={session.csrfToken} />
+          <Field
+            id="email-new"
+            name="email"
+            label="New email address"
+            type="email"
+            autocomplete="email"
+            problem={of('email')}
+          />
+          <Field
+            id="email-current"
+            name="current"
+            label="Current password"
+            type="password"
+            autocomplete="current-password"
+            problem={of('email')}
+          />
+          <button type="submit">Send a confirmation link</button>
+        </form>
+        <p class="muted">The change applies when you follow the link sent to the new address.</p>
+      </section>
     </Page>
   );
 }
@@ -106,7 +139,7 @@ function refusalOf(form: SettingsForm, refusal: ChangeRefusal): { problem: Probl
 }
 
 /** GET /account/settings and its forms (docs/product-rules.md R12.17 and on). */
-export function registerSettings(web: Web, { settings }: { settings: AccountSettings }) {
+export function registerSettings(web: Web, { settings, secure }: { settings: AccountSettings; secure: boolean }) {
   web.get('/settings', requireSession, (c) =>
     c.html(<SettingsPage session={c.get('session')!} done={DONE[c.req.query('done') ?? '']} />),
   );
@@ -123,4 +156,72 @@ export function registerSettings(web: Web, { settings }: { settings: AccountSett
     if (wait !== undefined) c.header('Retry-After', String(wait));
     return c.html(<SettingsPage session={session} problem={problem} />, status);
   });
+  web.post('/settings/email', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const refused = await settings.requestEmailChange(
+      { accountId: session.accountId, sessionIdHash: session.idHash, client: clientAddress(c) },
+      String(body.current ?? ''),
+      String(body.email ?? ''),
+    );
+    if (refused === null) return c.redirect('/account/settings?done=email', 303);
+    const { problem, status, wait } = refusalOf('email', refused);
+    if (wait !== undefined) c.header('Retry-After', String(wait));
+    return c.html(<SettingsPage session={session} problem={problem} />, status);
+  });
+  // The link to the new address: opening it shows a button (mail scanners open links); its post
+  // applies the change, in whichever browser it is followed.
+  web.get('/confirm-email', async (c) => {
+    const token = c.req.query('token') ?? '';
+    if (!(await settings.emailChangeLinkUsable(token))) return c.html(<ChangeLinkUnusable />, 410);
+    return c.html(
+      <Page title="Confirm your new email address">
+        <section class="card narrow">
+          <h1>Confirm your new email address</h1>
+          <form method="post" action="/account/confirm-email">
+            <CsrfField token={formToken(c, secure)} />
+            <input type="hidden" name="token" value={token} />
+            <button type="submit">Use this address</button>
+          </form>
+        </section>
+      </Page>,
+    );
+  });
+  web.post('/confirm-email', async (c) => {
+    const body = await c.req.parseBody();
+    const result = await settings.confirmEmailChange(String(body.token ?? ''));
+    if (result === 'link-unusable') return c.html(<ChangeLinkUnusable />, 410);
+    if (result === 'address-taken')
+      return c.html(
+        <Page title="This address is taken">
+          <section class="card narrow">
+            <h1>This address is taken</h1>
+            <Notice kind="error">Another account signs in with this address now, so yours stays as it was.</Notice>
+            <p>
+              <a href="/account/settings">Back to the settings</a>
+            </p>
+          </section>
+        </Page>,
+        409,
+      );
+    const signedIn = c.get('session')?.accountId === result.accountId;
+    return c.redirect(signedIn ? '/account/settings?done=email-changed' : '/account/sign-in?done=email-changed', 303);
+  });
+}
+
+function ChangeLinkUnusable() {
+  return (
+    <Page title="This link no longer works">
+      <section class="card narrow">
+        <h1>This link no longer works</h1>
+        <Notice kind="error">
+          It was used already, has expired, was replaced by a newer one, or was copied incompletely.
+        </Notice>
+        <p>
+          Your address is as it was. To change it, sign in and ask again from the{' '}
+          <a href="/account/settings">settings</a>.
+        </p>
+      </section>
+    </Page>
+  );
 }

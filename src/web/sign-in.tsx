@@ -50,6 +50,7 @@ function SignInForm(props: { token: string; next: string; email?: string; error?
 const INFO: Record<string, string> = {
   reset: 'Your password is changed, and every session was signed out. Sign in with the new one.',
   'signed-out': 'You are signed out.',
+  'email-changed': 'Your email address is changed: sign in with the new one.',
 };
 
 /** GET/POST /account/sign-in (docs/product-rules.md R12.4, R12.7, R12.8). */

@@ -76,3 +76,75 @@ describe('account settings', () => {
     expect(statuses).toEqual([...Array(10).fill(400), 429]);
   });
 });
+
+describe('changing the email address', () => {
+  let page: AccountPageHarness;
+  beforeAll(async () => {
+    page = await startAccountPage();
+  });
+  afterAll(() => page?.close());
+
+  it(
+    'a new address needs the current password and a link sent to it; the old address is told; ' +
+      'the change applies when the link is followed',
+    async () => {
+      const browser = await page.signedIn('old@example.com');
+      await browser.get('/account/settings');
+      const wrong = await browser.post('/account/settings/email', {
+        email: 'new@example.com',
+        current: 'not my password at all',
+      });
+      expect(wrong.status).toBe(400);
+      expect(wrong.text).toContain('That is not your current password.');
+      const asked = await browser.post('/account/settings/email', { email: 'New@Example.com', current: PASSWORD });
+      expect(asked.status).toBe(303);
+      expect((await browser.get(asked.location!)).text).toContain('Check the new address');
+
+      const notice = await page.smtp.next('old@example.com');
+      expect(notice.subject).toBe('A change of your email address was asked for');
+      expect(notice.raw).toContain('New@Example.com');
+      const mail = await page.smtp.next('new@example.com');
+      expect(mail.subject).toBe('Confirm your new email address');
+      const link = new URL(mail.link!);
+      expect(link.pathname).toBe('/account/confirm-email');
+
+      // Nothing changes until the link's button is used: the old address still signs in.
+      expect((await browser.get(`${link.pathname}${link.search}`)).status).toBe(200);
+      const [{ email }] = await page.db.sql<{ email: string }[]>`
+        SELECT email FROM account_logins WHERE email_normalized = 'old@example.com'`;
+      expect(email).toBe('old@example.com');
+
+      const confirmed = await browser.post('/account/confirm-email', { token: link.searchParams.get('token')! });
+      expect(confirmed.status).toBe(303);
+      expect(confirmed.location).toBe('/account/settings?done=email-changed');
+      expect((await browser.get('/account/settings')).text).toContain('New@Example.com');
+      expect((await browser.post('/account/confirm-email', { token: link.searchParams.get('token')! })).status).toBe(
+        410,
+      );
+
+      const other = page.browser();
+      await other.get('/account/sign-in');
+      expect((await other.post('/account/sign-in', { email: 'old@example.com', password: PASSWORD })).status).toBe(401);
+      expect((await other.post('/account/sign-in', { email: 'new@example.com', password: PASSWORD })).status).toBe(303);
+    },
+  );
+
+  it('an address another account has gets no link, and the answer is the same', async () => {
+    await page.signedIn('holder@example.com');
+    const browser = await page.signedIn('mover@example.com');
+    await browser.get('/account/settings');
+    const asked = await browser.post('/account/settings/email', { email: 'holder@example.com', current: PASSWORD });
+    expect(asked.status).toBe(303);
+    expect(asked.location).toBe('/account/settings?done=email');
+    await page.smtp.next('mover@example.com');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      page.smtp.received.filter(
+        (mail) => mail.subject === 'Confirm your new email address' && mail.to.includes('holder@example.com'),
+      ).length,
+    ).toBe(0);
+    const [{ email }] = await page.db.sql<{ email: string }[]>`
+      SELECT l.email FROM account_logins l WHERE l.email_normalized = 'mover@example.com'`;
+    expect(email).toBe('mover@example.com');
+  });
+});
