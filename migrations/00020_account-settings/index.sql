@@ -8,3 +8,7 @@ ALTER TABLE account_tokens ADD CONSTRAINT account_tokens_purpose_check
   CHECK (purpose IN ('verify_email', 'reset_password', 'change_email'));
 ALTER TABLE account_tokens ADD CONSTRAINT account_tokens_new_email_check
   CHECK ((purpose = 'change_email') = (new_email IS NOT NULL));
+
+-- A deleted account (R12.19): its personal data is erased and it can no longer sign in or call;
+-- the row stays, anonymised, because its ledger (kept as accounting requires) refers to it.
+ALTER TABLE accounts ADD COLUMN deleted_at timestamptz;

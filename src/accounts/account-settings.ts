@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eraseAccount } from '../data/account-erasure.ts';
 import { insertToken, usableToken, useEmailChangeToken } from '../data/account-tokens.ts';
 import type { Sql } from '../data/client.ts';
 import { changeEmail, findLogin, loginOf, setPassword } from '../data/logins.ts';
@@ -125,6 +126,19 @@ export class AccountSettings {
       emailNormalized: normalizeEmail(change.newEmail),
     });
     return moved ? { accountId: change.accountId, email: change.newEmail } : 'address-taken';
+  }
+
+  /**
+   * Deletes the account (R12.19), with the current password and an explicit confirmation: keys
+   * revoked, sessions ended, personal data erased, the ledger kept anonymised.
+   */
+  async deleteAccount(asker: Asker, current: string, confirmed: boolean): Promise<ChangeRefusal | null> {
+    if (!confirmed)
+      return { field: 'confirmation', message: 'Tick the box to confirm that the account is to be deleted.' };
+    const refused = await this.checkCurrentPassword(asker, current);
+    if (refused !== null) return refused;
+    await eraseAccount(this.deps.sql, asker.accountId);
+    return null;
   }
 
   /** Work after the answer; its failure is logged without the link (a token never reaches the log). */

@@ -3,11 +3,11 @@ import { MIN_PASSWORD_LENGTH } from '../accounts/passwords.ts';
 import { clientAddress } from './client-address.ts';
 import { formToken } from './csrf.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
-import { requireSession } from './session.ts';
+import { deleteSessionCookie, requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
 /** The settings' forms; a problem is shown in the form it belongs to. */
-type SettingsForm = 'password' | 'email';
+type SettingsForm = 'password' | 'email' | 'delete';
 
 interface Problem {
   form: SettingsForm;
@@ -124,6 +124,40 @@ function SettingsPage({ session, done, problem }: { session: Session; done?: str
         </form>
         <p class="muted">The change applies when you follow the link sent to the new address.</p>
       </section>
+      <section class="card" aria-labelledby="delete-heading">
+        <h2 id="delete-heading">Delete the account</h2>
+        <p>
+          Deleting revokes every key at once, signs every browser out and erases your email address, password,
+          two-factor secret, webhook and key names. Credits left in the balance are lost. The ledger of what was bought
+          and spent is kept, tied to no one, as accounting requires. This cannot be undone.
+        </p>
+        <FormProblem form="delete" problem={problem} />
+        <form method="post" action="/account/settings/delete">
+          <CsrfField token={session.csrfToken} />
+          <Field
+            id="delete-current"
+            name="current"
+            label="Current password"
+            type="password"
+            autocomplete="current-password"
+            problem={of('delete')}
+          />
+          <label class="check">
+            <input
+              name="confirmation"
+              type="checkbox"
+              value="yes"
+              required
+              aria-invalid={of('delete')?.field === 'confirmation' ? 'true' : undefined}
+              aria-describedby={of('delete')?.field === 'confirmation' ? FORM_PROBLEM_ID : undefined}
+            />
+            I understand: delete my account and everything in it for good.
+          </label>
+          <button type="submit" class="danger">
+            Delete my account
+          </button>
+        </form>
+      </section>
     </Page>
   );
 }
@@ -166,6 +200,22 @@ export function registerSettings(web: Web, { settings, secure }: { settings: Acc
     );
     if (refused === null) return c.redirect('/account/settings?done=email', 303);
     const { problem, status, wait } = refusalOf('email', refused);
+    if (wait !== undefined) c.header('Retry-After', String(wait));
+    return c.html(<SettingsPage session={session} problem={problem} />, status);
+  });
+  web.post('/settings/delete', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const refused = await settings.deleteAccount(
+      { accountId: session.accountId, sessionIdHash: session.idHash, client: clientAddress(c) },
+      String(body.current ?? ''),
+      body.confirmation === 'yes',
+    );
+    if (refused === null) {
+      deleteSessionCookie(c, secure);
+      return c.redirect('/account/sign-in?done=deleted', 303);
+    }
+    const { problem, status, wait } = refusalOf('delete', refused);
     if (wait !== undefined) c.header('Retry-After', String(wait));
     return c.html(<SettingsPage session={session} problem={problem} />, status);
   });

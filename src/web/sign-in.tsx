@@ -51,6 +51,7 @@ const INFO: Record<string, string> = {
   reset: 'Your password is changed, and every session was signed out. Sign in with the new one.',
   'signed-out': 'You are signed out.',
   'email-changed': 'Your email address is changed: sign in with the new one.',
+  deleted: 'Your account is deleted. Its keys no longer work, and your personal data is erased.',
 };
 
 /** GET/POST /account/sign-in (docs/product-rules.md R12.4, R12.7, R12.8). */

@@ -148,3 +148,83 @@ describe('changing the email address', () => {
     expect(email).toBe('mover@example.com');
   });
 });
+
+describe('deleting the account', () => {
+  let page: AccountPageHarness;
+  beforeAll(async () => {
+    page = await startAccountPage();
+  });
+  afterAll(() => page?.close());
+
+  it(
+    'needs the current password and a ticked confirmation; then keys answer 401, sessions end, ' +
+      'personal data is erased, the ledger stays, and the address can sign up anew',
+    async () => {
+      const browser = await page.signedIn('leaving@example.com');
+      const other = page.browser();
+      await other.get('/account/sign-in');
+      await other.post('/account/sign-in', { email: 'leaving@example.com', password: PASSWORD });
+      await browser.get('/account/keys');
+      const created = await browser.post('/account/keys', { name: 'my laptop' });
+      const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+      const call = () => page.app.request('http://localhost/api/v1/account', { headers: { 'x-api-key': key } });
+      expect((await call()).status).toBe(200);
+      const [{ account_id: accountId }] = await page.db.sql<{ account_id: number }[]>`
+        SELECT account_id FROM account_logins WHERE email_normalized = 'leaving@example.com'`;
+      await page.db.sql`
+        INSERT INTO alert_webhooks (account_id, url, secret)
+        VALUES (${accountId}, 'https://hooks.example/me', 's3cret')`;
+      const [{ entries }] = await page.db.sql<{ entries: number }[]>`
+        SELECT count(*)::int AS entries FROM ledger WHERE account_id = ${accountId}`;
+      expect(entries).toBeGreaterThan(0);
+
+      await browser.get('/account/settings');
+      const unconfirmed = await browser.post('/account/settings/delete', { current: PASSWORD });
+      expect(unconfirmed.status).toBe(400);
+      expect(unconfirmed.text).toContain('Tick the box');
+      const wrong = await browser.post('/account/settings/delete', {
+        current: 'not my password at all',
+        confirmation: 'yes',
+      });
+      expect(wrong.status).toBe(400);
+      expect((await call()).status).toBe(200);
+
+      const deleted = await browser.post('/account/settings/delete', { current: PASSWORD, confirmation: 'yes' });
+      expect(deleted.status).toBe(303);
+      expect(deleted.location).toBe('/account/sign-in?done=deleted');
+      expect((await browser.get(deleted.location!)).text).toContain('Your account is deleted');
+      expect((await call()).status).toBe(401);
+      expect((await other.get('/account')).status).toBe(303);
+      expect((await browser.get('/account')).status).toBe(303);
+
+      const [account] = await page.db.sql<{ email: string | null; deleted: boolean; disabled: boolean }[]>`
+        SELECT email, deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled
+        FROM accounts WHERE id = ${accountId}`;
+      expect(account).toEqual({ email: null, deleted: true, disabled: true });
+      expect(await page.db.sql`SELECT 1 FROM account_logins WHERE account_id = ${accountId}`).toHaveLength(0);
+      expect(await page.db.sql`SELECT 1 FROM alert_webhooks WHERE account_id = ${accountId}`).toHaveLength(0);
+      expect(await page.db.sql`SELECT 1 FROM account_tokens WHERE account_id = ${accountId}`).toHaveLength(0);
+      expect(
+        await page.db
+          .sql`SELECT 1 FROM api_keys WHERE account_id = ${accountId} AND (revoked_at IS NULL OR name IS NOT NULL)`,
+      ).toHaveLength(0);
+      const [{ kept }] = await page.db.sql<{ kept: number }[]>`
+        SELECT count(*)::int AS kept FROM ledger WHERE account_id = ${accountId}`;
+      expect(kept).toBe(entries);
+      const dump = JSON.stringify(
+        await page.db.sql`
+          SELECT * FROM accounts a LEFT JOIN api_keys k ON k.account_id = a.id WHERE a.id = ${accountId}`,
+      );
+      expect(dump).not.toContain('leaving@example.com');
+      expect(dump).not.toContain('my laptop');
+
+      const again = page.browser();
+      await again.get('/account/sign-in');
+      expect((await again.post('/account/sign-in', { email: 'leaving@example.com', password: PASSWORD })).status).toBe(
+        401,
+      );
+      const anew = await page.signedIn('leaving@example.com');
+      expect((await anew.get('/account')).status).toBe(200);
+    },
+  );
+});
