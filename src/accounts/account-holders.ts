@@ -7,6 +7,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { AttemptLimits } from './attempt-limits.ts';
 import { isPlausibleEmail, normalizeEmail } from './email.ts';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
+import { TwoFactor } from './two-factor.ts';
 
 /** How long the links sent by email work (docs/product-rules.md R12.2, R12.6). */
 export const LINK_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
@@ -17,6 +18,7 @@ export const LINK_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
 
 export type SignInOutcome =
   | { outcome: 'signed-in'; accountId: number }
+  | { outcome: 'second-step'; accountId: number }
   | { outcome: 'refused' }
   | { outcome: 'unverified' }
   | { outcome: 'disabled' }
@@ -45,6 +47,7 @@ export function tokenHash(token: string): Buffer {
  */
 export class AccountHolders {
   readonly #limits: AttemptLimits;
+  readonly #twoFactor: TwoFactor;
 
   constructor(
     private readonly deps: {
@@ -55,6 +58,7 @@ export class AccountHolders {
     },
   ) {
     this.#limits = new AttemptLimits(deps.sql);
+    this.#twoFactor = new TwoFactor(deps.sql);
   }
 
   /**
@@ -110,7 +114,25 @@ export class AccountHolders {
       });
       return { outcome: 'unverified' };
     }
+    if (login.twoFactor) return { outcome: 'second-step', accountId: login.accountId };
     return { outcome: 'signed-in', accountId: login.accountId };
+  }
+
+  /**
+   * The sign-in's second step: the code of the account's app, or a recovery code. Counted like a
+   * password against both sign-in limits (R12.8, R12.20), so the code cannot be guessed either.
+   */
+  async secondStep(
+    login: { accountId: number; email: string },
+    code: string,
+    client: string,
+  ): Promise<'right' | 'wrong' | { wait: number }> {
+    const emailNormalized = normalizeEmail(login.email);
+    const wait = await this.#limits.signInAttempt(emailNormalized, client);
+    if (wait > 0) return { wait };
+    if (!(await this.#twoFactor.codeRight(login.accountId, login.email, code))) return 'wrong';
+    await this.#limits.signInRight(emailNormalized, client);
+    return 'right';
   }
 
   /** Sends a reset link when the address has a sign-in; the seconds to wait when asked too often (nothing is sent). */

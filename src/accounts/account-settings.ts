@@ -9,6 +9,7 @@ import { type FieldProblem, LINK_LIFETIME_SECONDS, lines, tokenHash } from './ac
 import { AttemptLimits } from './attempt-limits.ts';
 import { isPlausibleEmail, normalizeEmail } from './email.ts';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
+import { TwoFactor } from './two-factor.ts';
 
 /** Who asks for a change: the signed-in account, its session, and the client it came from. */
 export interface Asker {
@@ -138,6 +139,14 @@ export class AccountSettings {
     const refused = await this.checkCurrentPassword(asker, current);
     if (refused !== null) return refused;
     await eraseAccount(this.deps.sql, asker.accountId);
+    return null;
+  }
+
+  /** Turns two-factor sign-in off (R12.20), with the current password. */
+  async disableTwoFactor(asker: Asker, current: string): Promise<ChangeRefusal | null> {
+    const refused = await this.checkCurrentPassword(asker, current);
+    if (refused !== null) return refused;
+    await new TwoFactor(this.deps.sql).disable(asker.accountId);
     return null;
   }
 

@@ -25,6 +25,8 @@ export async function eraseAccount(sql: Sql, accountId: number): Promise<void> {
       SET target = 'erased', last_error = NULL,
           given_up_at = CASE WHEN delivered_at IS NULL THEN coalesce(given_up_at, now()) ELSE given_up_at END
       WHERE account_id = ${accountId}`;
+    await tx`DELETE FROM account_recovery_codes WHERE account_id = ${accountId}`;
+    await tx`DELETE FROM sign_in_challenges WHERE account_id = ${accountId}`;
     await tx`DELETE FROM account_logins WHERE account_id = ${accountId}`;
     await tx`
       UPDATE accounts

@@ -7,6 +7,8 @@ export interface Login {
   passwordHash: string;
   verified: boolean;
   disabled: boolean;
+  /** A code is asked for after the password (R12.20). */
+  twoFactor: boolean;
 }
 
 /**
@@ -51,10 +53,17 @@ export async function addLogin(
 
 export async function findLogin(sql: Sql, emailNormalized: string): Promise<Login | null> {
   const [row] = await sql<
-    { account_id: number; email: string; password_hash: string; verified: boolean; disabled: boolean }[]
+    {
+      account_id: number;
+      email: string;
+      password_hash: string;
+      verified: boolean;
+      disabled: boolean;
+      two_factor: boolean;
+    }[]
   >`
     SELECT l.account_id, l.email, l.password_hash, l.email_verified_at IS NOT NULL AS verified,
-           a.disabled_at IS NOT NULL AS disabled
+           a.disabled_at IS NOT NULL AS disabled, l.totp_enabled_at IS NOT NULL AS two_factor
     FROM account_logins l JOIN accounts a ON a.id = l.account_id
     WHERE l.email_normalized = ${emailNormalized}`;
   return row
@@ -64,6 +73,7 @@ export async function findLogin(sql: Sql, emailNormalized: string): Promise<Logi
         passwordHash: row.password_hash,
         verified: row.verified,
         disabled: row.disabled,
+        twoFactor: row.two_factor,
       }
     : null;
 }

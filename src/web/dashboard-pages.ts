@@ -1,4 +1,5 @@
 import { AccountSettings } from '../accounts/account-settings.ts';
+import { TwoFactor } from '../accounts/two-factor.ts';
 import { registerAlerts } from './alerts.tsx';
 import { registerCredits } from './credits.tsx';
 import { registerKeys } from './keys.tsx';
@@ -18,5 +19,9 @@ export function registerDashboardPages(web: Web, deps: WebDependencies) {
   registerLedger(web, { sql });
   registerCredits(web, { sql, payments });
   registerAlerts(web, { sql });
-  registerSettings(web, { settings: new AccountSettings(deps), secure: deps.secureCookies });
+  registerSettings(web, {
+    settings: new AccountSettings(deps),
+    twoFactor: new TwoFactor(sql),
+    secure: deps.secureCookies,
+  });
 }

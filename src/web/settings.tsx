@@ -1,13 +1,15 @@
+import type { Context } from 'hono';
 import type { AccountSettings, ChangeRefusal } from '../accounts/account-settings.ts';
 import { MIN_PASSWORD_LENGTH } from '../accounts/passwords.ts';
+import type { TwoFactor, TwoFactorView } from '../accounts/two-factor.ts';
 import { clientAddress } from './client-address.ts';
 import { formToken } from './csrf.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { deleteSessionCookie, requireSession } from './session.ts';
-import type { Session, Web } from './web-env.ts';
+import type { Session, Web, WebEnv } from './web-env.ts';
 
 /** The settings' forms; a problem is shown in the form it belongs to. */
-type SettingsForm = 'password' | 'email' | 'delete';
+type SettingsForm = 'password' | 'email' | 'delete' | 'two-factor';
 
 interface Problem {
   form: SettingsForm;
@@ -21,6 +23,7 @@ const DONE: Record<string, string> = {
     'Check the new address: a link to confirm it is on its way (it works for 24 hours). Until it is followed, ' +
     'you sign in with the current one, which we told about the change.',
   'email-changed': 'Your email address is changed: sign in with the new one from now on.',
+  'two-factor-off': 'Two-factor sign-in is off: your password alone signs you in.',
 };
 
 /** A labelled input whose problem, if any, is announced with it. */
@@ -63,7 +66,16 @@ function FormProblem({ form, problem }: { form: SettingsForm; problem?: Problem 
   );
 }
 
-function SettingsPage({ session, done, problem }: { session: Session; done?: string; problem?: Problem }) {
+interface SettingsPageProps {
+  session: Session;
+  twoFactor: TwoFactorView;
+  done?: string;
+  problem?: Problem;
+  /** The recovery codes just made: shown on this answer only. */
+  recoveryCodes?: string[];
+}
+
+function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: SettingsPageProps) {
   const of = (form: SettingsForm) => (problem?.form === form ? problem : undefined);
   return (
     <Page title="Settings" email={session.email} csrfToken={session.csrfToken} current="settings">
@@ -124,6 +136,86 @@ function SettingsPage({ session, done, problem }: { session: Session; done?: str
         </form>
         <p class="muted">The change applies when you follow the link sent to the new address.</p>
       </section>
+      <section class="card" aria-labelledby="two-factor-heading">
+        <h2 id="two-factor-heading">Two-factor sign-in</h2>
+        <FormProblem form="two-factor" problem={problem} />
+        {recoveryCodes && (
+          <>
+            <Notice kind="success">
+              Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your
+              app, and this is the only time they are shown.
+            </Notice>
+            <ol class="recovery-codes" data-testid="recovery-codes">
+              {recoveryCodes.map((code) => (
+                <li>
+                  <code>{code}</code>
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+        {twoFactor.state === 'off' && (
+          <>
+            <p>Off. With it on, signing in asks for a code from an authenticator app after your password.</p>
+            <form method="post" action="/account/settings/two-factor/setup">
+              <CsrfField token={session.csrfToken} />
+              <button type="submit">Set up two-factor sign-in</button>
+            </form>
+          </>
+        )}
+        {twoFactor.state === 'setting-up' && (
+          <>
+            <p>
+              Add this account to your authenticator app with the key below (or open the link on the device that has the
+              app), then enter the code it shows to turn two-factor sign-in on.
+            </p>
+            <p>
+              Key: <code data-testid="totp-secret">{twoFactor.secret}</code>
+            </p>
+            <p class="wrap">
+              <a href={twoFactor.uri} data-testid="totp-uri">
+                {twoFactor.uri}
+              </a>
+            </p>
+            <form method="post" action="/account/settings/two-factor/confirm">
+              <CsrfField token={session.csrfToken} />
+              <Field
+                id="two-factor-code"
+                name="code"
+                label="Code from the app"
+                type="text"
+                autocomplete="one-time-code"
+                problem={of('two-factor')}
+              />
+              <button type="submit">Turn on two-factor sign-in</button>
+            </form>
+          </>
+        )}
+        {twoFactor.state === 'on' && (
+          <>
+            {!recoveryCodes && (
+              <p>
+                On: signing in asks for a code from your app after your password. {twoFactor.recoveryCodesLeft} of 10
+                recovery codes are unused.
+              </p>
+            )}
+            <form method="post" action="/account/settings/two-factor/disable">
+              <CsrfField token={session.csrfToken} />
+              <Field
+                id="two-factor-current"
+                name="current"
+                label="Current password"
+                type="password"
+                autocomplete="current-password"
+                problem={of('two-factor')}
+              />
+              <button type="submit" class="secondary">
+                Turn off two-factor sign-in
+              </button>
+            </form>
+          </>
+        )}
+      </section>
       <section class="card" aria-labelledby="delete-heading">
         <h2 id="delete-heading">Delete the account</h2>
         <p>
@@ -173,10 +265,54 @@ function refusalOf(form: SettingsForm, refusal: ChangeRefusal): { problem: Probl
 }
 
 /** GET /account/settings and its forms (docs/product-rules.md R12.17 and on). */
-export function registerSettings(web: Web, { settings, secure }: { settings: AccountSettings; secure: boolean }) {
-  web.get('/settings', requireSession, (c) =>
-    c.html(<SettingsPage session={c.get('session')!} done={DONE[c.req.query('done') ?? '']} />),
-  );
+export function registerSettings(
+  web: Web,
+  { settings, twoFactor, secure }: { settings: AccountSettings; twoFactor: TwoFactor; secure: boolean },
+) {
+  const page = async (
+    c: Context<WebEnv>,
+    props: Omit<SettingsPageProps, 'session' | 'twoFactor'>,
+    status: 200 | 400 | 401 | 429 = 200,
+  ) => {
+    const session = c.get('session')!;
+    const view = await twoFactor.view(session.accountId, session.email);
+    return c.html(<SettingsPage session={session} twoFactor={view} {...props} />, status);
+  };
+  web.get('/settings', requireSession, (c) => page(c, { done: DONE[c.req.query('done') ?? ''] }));
+  web.post('/settings/two-factor/setup', requireSession, async (c) => {
+    await twoFactor.startSetup(c.get('session')!.accountId);
+    return c.redirect('/account/settings#two-factor-heading', 303);
+  });
+  web.post('/settings/two-factor/confirm', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const codes = await twoFactor.confirmSetup(session.accountId, session.email, String(body.code ?? ''));
+    if (codes === null)
+      return page(
+        c,
+        {
+          problem: {
+            form: 'two-factor',
+            field: 'code',
+            message: 'That code is not right. Enter the one the app shows now.',
+          },
+        },
+        400,
+      );
+    return page(c, { recoveryCodes: codes });
+  });
+  web.post('/settings/two-factor/disable', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const refused = await settings.disableTwoFactor(
+      { accountId: session.accountId, sessionIdHash: session.idHash, client: clientAddress(c) },
+      String(body.current ?? ''),
+    );
+    if (refused === null) return c.redirect('/account/settings?done=two-factor-off', 303);
+    const { problem, status, wait } = refusalOf('two-factor', refused);
+    if (wait !== undefined) c.header('Retry-After', String(wait));
+    return page(c, { problem }, status);
+  });
   web.post('/settings/password', requireSession, async (c) => {
     const session = c.get('session')!;
     const body = await c.req.parseBody();
@@ -188,7 +324,7 @@ export function registerSettings(web: Web, { settings, secure }: { settings: Acc
     if (refused === null) return c.redirect('/account/settings?done=password', 303);
     const { problem, status, wait } = refusalOf('password', refused);
     if (wait !== undefined) c.header('Retry-After', String(wait));
-    return c.html(<SettingsPage session={session} problem={problem} />, status);
+    return page(c, { problem }, status);
   });
   web.post('/settings/email', requireSession, async (c) => {
     const session = c.get('session')!;
@@ -201,7 +337,7 @@ export function registerSettings(web: Web, { settings, secure }: { settings: Acc
     if (refused === null) return c.redirect('/account/settings?done=email', 303);
     const { problem, status, wait } = refusalOf('email', refused);
     if (wait !== undefined) c.header('Retry-After', String(wait));
-    return c.html(<SettingsPage session={session} problem={problem} />, status);
+    return page(c, { problem }, status);
   });
   web.post('/settings/delete', requireSession, async (c) => {
     const session = c.get('session')!;
@@ -217,7 +353,7 @@ export function registerSettings(web: Web, { settings, secure }: { settings: Acc
     }
     const { problem, status, wait } = refusalOf('delete', refused);
     if (wait !== undefined) c.header('Retry-After', String(wait));
-    return c.html(<SettingsPage session={session} problem={problem} />, status);
+    return page(c, { problem }, status);
   });
   // The link to the new address: opening it shows a button (mail scanners open links); its post
   // applies the change, in whichever browser it is followed.

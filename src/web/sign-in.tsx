@@ -4,6 +4,7 @@ import { clientAddress } from './client-address.ts';
 import { formToken } from './csrf.ts';
 import { CsrfField, Notice, Page } from './layout.tsx';
 import { startSession } from './session.ts';
+import { startSecondStep } from './sign-in-code.tsx';
 import type { Web } from './web-env.ts';
 
 /** Where a sign-in may send the browser next: a page of this account page only (no open redirect). */
@@ -73,6 +74,7 @@ export function registerSignIn(
       await startSession(c, sql, result.accountId, secure);
       return c.redirect(next, 303);
     }
+    if (result.outcome === 'second-step') return startSecondStep(c, sql, { accountId: result.accountId, next, secure });
     const token = formToken(c, secure);
     if (result.outcome === 'wait') {
       const minutes = Math.ceil(result.seconds / 60);

@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';
 
@@ -227,4 +228,112 @@ describe('deleting the account', () => {
       expect((await anew.get('/account')).status).toBe(200);
     },
   );
+});
+
+describe('two-factor sign-in', () => {
+  let page: AccountPageHarness;
+  beforeAll(async () => {
+    page = await startAccountPage();
+  });
+  afterAll(() => page?.close());
+
+  /** The app's code for the secret the page showed, `steps` periods from now. */
+  const codeOf = (secret: string, steps = 0) =>
+    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+
+  async function turnedOn(email: string) {
+    const browser = await page.signedIn(email);
+    await browser.get('/account/settings');
+    const started = await browser.post('/account/settings/two-factor/setup', {});
+    expect(started.status).toBe(303);
+    const setup = await browser.get('/account/settings');
+    const secret = /data-testid="totp-secret">([A-Z2-7]+)</.exec(setup.text)![1];
+    const uri = /data-testid="totp-uri">([^<]+)</.exec(setup.text)![1];
+    return { browser, secret, uri };
+  }
+
+  async function passwordStep(email: string) {
+    const browser = page.browser();
+    await browser.get('/account/sign-in');
+    const signedIn = await browser.post('/account/sign-in', { email, password: PASSWORD, next: '/account/keys' });
+    return { browser, signedIn };
+  }
+
+  it(
+    'set up with the secret shown and a code, 10 recovery codes shown once; then a sign-in asks for a code ' +
+      'after the password, a code works once, a recovery code once',
+    async () => {
+      const { browser, secret, uri } = await turnedOn('totp@example.com');
+      expect(uri.replaceAll('&amp;', '&')).toMatch(/^otpauth:\/\/totp\/.*secret=[A-Z2-7]+/);
+      expect(uri).toContain(secret);
+      // Until a code confirms it, nothing changes at sign-in.
+      expect((await passwordStep('totp@example.com')).signedIn.location).toBe('/account/keys');
+
+      const wrong = await browser.post('/account/settings/two-factor/confirm', { code: '000000' });
+      expect(wrong.status).toBe(400);
+      const on = await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+      expect(on.status).toBe(200);
+      const codes = [...on.text.matchAll(/<code>([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})<\/code>/g)].map((m) => m[1]);
+      expect(codes).toHaveLength(10);
+      expect(new Set(codes).size).toBe(10);
+      const settings = await browser.get('/account/settings');
+      for (const code of codes) expect(settings.text).not.toContain(code);
+      expect(settings.text).toContain('10 of 10 recovery codes are unused');
+      const stored = await page.db.sql<{ code_hash: Buffer }[]>`
+        SELECT code_hash FROM account_recovery_codes
+        WHERE account_id = (SELECT account_id FROM account_logins WHERE email_normalized = 'totp@example.com')`;
+      expect(stored).toHaveLength(10);
+      expect(JSON.stringify(stored)).not.toContain(codes[0]);
+
+      // The password alone no longer signs in: no session until the code.
+      const { browser: second, signedIn } = await passwordStep('totp@example.com');
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.location).toBe('/account/sign-in/code');
+      expect((await second.get('/account')).status).toBe(303);
+      expect((await second.get('/account/sign-in/code')).text).toContain('Enter your sign-in code');
+      expect((await second.post('/account/sign-in/code', { code: '123456' })).status).toBe(401);
+      const code = codeOf(secret, 1);
+      const done = await second.post('/account/sign-in/code', { code });
+      expect(done.status).toBe(303);
+      expect(done.location).toBe('/account/keys');
+      expect((await second.get('/account')).status).toBe(200);
+
+      // The same code again is refused; a recovery code works once.
+      const { browser: third } = await passwordStep('totp@example.com');
+      await third.get('/account/sign-in/code');
+      expect((await third.post('/account/sign-in/code', { code })).status).toBe(401);
+      expect((await third.post('/account/sign-in/code', { code: codes[3].toLowerCase() })).status).toBe(303);
+      const { browser: fourth } = await passwordStep('totp@example.com');
+      await fourth.get('/account/sign-in/code');
+      expect((await fourth.post('/account/sign-in/code', { code: codes[3] })).status).toBe(401);
+      expect((await fourth.post('/account/sign-in/code', { code: codes[4] })).status).toBe(303);
+    },
+  );
+
+  it('wrong codes count against the sign-in limits: after 10 failures, 429 even for the right code', async () => {
+    const { browser, secret } = await turnedOn('guess-code@example.com');
+    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+    const { browser: guesser } = await passwordStep('guess-code@example.com');
+    await guesser.get('/account/sign-in/code');
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++)
+      statuses.push((await guesser.post('/account/sign-in/code', { code: String(100000 + i) })).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    const right = await guesser.post('/account/sign-in/code', { code: codeOf(secret, 1) });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('turning it off needs the password; then the password alone signs in again', async () => {
+    const { browser, secret } = await turnedOn('off@example.com');
+    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+    expect(
+      (await browser.post('/account/settings/two-factor/disable', { current: 'not my password at all' })).status,
+    ).toBe(400);
+    expect((await passwordStep('off@example.com')).signedIn.location).toBe('/account/sign-in/code');
+    const off = await browser.post('/account/settings/two-factor/disable', { current: PASSWORD });
+    expect(off.status).toBe(303);
+    expect((await browser.get(off.location!)).text).toContain('Two-factor sign-in is off');
+    expect((await passwordStep('off@example.com')).signedIn.location).toBe('/account/keys');
+  });
 });
