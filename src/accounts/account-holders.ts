@@ -85,11 +85,18 @@ export class AccountHolders {
     return null;
   }
 
-  /** Verifies the address of the link's token; the account, or null when the link is unknown, used or expired. */
-  async verifyEmail(token: string): Promise<number | null> {
+  /**
+   * Verifies the address of the link's token: the account and whether the link may sign in, or
+   * null when the link is unknown, used or expired.
+   */
+  async verifyEmail(token: string): Promise<{ accountId: number; signsIn: boolean } | null> {
     const accountId = await useToken(this.deps.sql, tokenHash(token), 'verify_email');
-    if (accountId !== null) await markEmailVerified(this.deps.sql, accountId);
-    return accountId;
+    if (accountId === null) return null;
+    const confirmedNow = await markEmailVerified(this.deps.sql, accountId);
+    // Only the link that confirms a new address signs in (R12.2): an older one left in the
+    // mailbox of a confirmed account would be a way in without the password or the second step.
+    const login = await findLogin(this.deps.sql, normalizeEmail(await emailOf(this.deps.sql, accountId)));
+    return { accountId, signsIn: confirmedNow && login !== null && !login.twoFactor && !login.disabled };
   }
 
   /** Whether the link's token can still be used (the page before the click that uses it). */

@@ -84,9 +84,12 @@ export async function emailOf(sql: Sql, accountId: number): Promise<string> {
   return email;
 }
 
-export async function markEmailVerified(sql: Sql, accountId: number): Promise<void> {
-  await sql`
-    UPDATE account_logins SET email_verified_at = coalesce(email_verified_at, now()) WHERE account_id = ${accountId}`;
+/** Marks the address verified; true when this was what confirmed it (it was not before). */
+export async function markEmailVerified(sql: Sql, accountId: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE account_logins SET email_verified_at = now()
+    WHERE account_id = ${accountId} AND email_verified_at IS NULL RETURNING 1`;
+  return rows.length === 1;
 }
 
 /** A new password; a reset also proves the address, so it counts as verified. */

@@ -50,6 +50,7 @@ function SignInForm(props: { token: string; next: string; email?: string; error?
 
 const INFO: Record<string, string> = {
   reset: 'Your password is changed, and every session was signed out. Sign in with the new one.',
+  verified: 'Your email address is confirmed. Sign in.',
   'signed-out': 'You are signed out.',
   'email-changed': 'Your email address is changed: sign in with the new one.',
   deleted: 'Your account is deleted. Its keys no longer work, and your personal data is erased.',

@@ -75,11 +75,12 @@ export function registerVerifyEmail(
   });
   web.post('/verify', async (c) => {
     const body = await c.req.parseBody();
-    const accountId = await holders.verifyEmail(String(body.token ?? ''));
-    if (accountId === null) return c.html(<LinkUnusable purpose="verify_email" token={formToken(c, secure)} />, 410);
+    const verified = await holders.verifyEmail(String(body.token ?? ''));
+    if (verified === null) return c.html(<LinkUnusable purpose="verify_email" token={formToken(c, secure)} />, 410);
+    if (!verified.signsIn) return c.redirect('/account/sign-in?done=verified', 303);
     // The link proved the address, once, and the post carried this browser's form token: a new
     // session, as a sign-in makes (R12.11).
-    await startSession(c, sql, accountId, secure);
+    await startSession(c, sql, verified.accountId, secure);
     return c.redirect('/account/welcome', 303);
   });
   web.get('/welcome', requireSession, (c) => {

@@ -78,6 +78,28 @@ describe('signing up and in', () => {
     expect((await other.get('/account')).status).toBe(303);
   });
 
+  it('a confirmation link left after the address was confirmed otherwise signs nobody in', async () => {
+    const browser = page.browser();
+    await browser.get('/account/sign-up');
+    await browser.post('/account/sign-up', { email: 'two-links@example.com', password: PASSWORD });
+    const link = new URL((await page.smtp.next('two-links@example.com')).link!);
+    // A password reset proves the address too, and leaves the confirmation link unused.
+    await browser.get('/account/forgot-password');
+    await browser.post('/account/forgot-password', { email: 'two-links@example.com' });
+    const reset = new URL((await page.smtp.next('two-links@example.com')).link!);
+    await browser.get(`${reset.pathname}${reset.search}`);
+    const token = reset.searchParams.get('token')!;
+    expect((await browser.post('/account/reset-password', { token, password: 'a brand new passphrase' })).status).toBe(
+      303,
+    );
+    const other = page.browser();
+    await other.get(`${link.pathname}${link.search}`);
+    const late = await other.post('/account/verify', { token: link.searchParams.get('token')! });
+    expect(late.status).toBe(303);
+    expect(late.location).toBe('/account/sign-in?done=verified');
+    expect((await other.get('/account')).status).toBe(303);
+  });
+
   it('signing up with a registered address answers the same page, creates nothing and emails its holder', async () => {
     await page.signedIn('taken@example.com');
     const [{ before }] = await page.db.sql<{ before: number }[]>`SELECT count(*)::int AS before FROM accounts`;
