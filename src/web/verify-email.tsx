@@ -91,10 +91,10 @@ export function registerVerifyEmail(
           <h1>Welcome</h1>
           <Notice kind="success">Your email address is confirmed, and you are signed in.</Notice>
           <p>Your first API key comes with 200 free credits.</p>
-          <p>
+          <p class="next-steps">
             <a class="button" href="/account/keys">
               Create your first key
-            </a>{' '}
+            </a>
             <a href="/account">Go to the overview</a>
           </p>
         </section>
