@@ -22,6 +22,31 @@ describe('account settings', () => {
     );
   });
 
+  it('every settings form without the session’s form token is refused 403 and changes nothing', async () => {
+    const browser = await page.signedIn('forged@example.com');
+    await browser.get('/account/settings');
+    for (const [path, fields] of [
+      ['/account/settings/password', { current: PASSWORD, password: 'a brand new passphrase' }],
+      ['/account/settings/email', { current: PASSWORD, email: 'elsewhere@example.com' }],
+      ['/account/settings/two-factor/setup', {}],
+      ['/account/settings/two-factor/disable', { current: PASSWORD }],
+      ['/account/settings/delete', { current: PASSWORD, confirmation: 'yes' }],
+    ] as const) {
+      expect((await browser.post(path, { ...fields, csrf_token: 'forged' })).status, path).toBe(403);
+      const crossSite = await browser.post(path, fields, { Origin: 'https://evil.example' });
+      expect(crossSite.status, path).toBe(403);
+    }
+    const [row] = await page.db.sql<{ two_factor: string | null; deleted: boolean }[]>`
+      SELECT l.totp_secret AS two_factor, a.deleted_at IS NOT NULL AS deleted
+      FROM account_logins l JOIN accounts a ON a.id = l.account_id WHERE l.email_normalized = 'forged@example.com'`;
+    expect(row).toEqual({ two_factor: null, deleted: false });
+    const other = page.browser();
+    await other.get('/account/sign-in');
+    expect((await other.post('/account/sign-in', { email: 'forged@example.com', password: PASSWORD })).status).toBe(
+      303,
+    );
+  });
+
   it('changing the password needs the current one, and signs every other browser out', async () => {
     const browser = await page.signedIn('change@example.com');
     const other = page.browser();
