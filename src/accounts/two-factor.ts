@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
 import type { Sql } from '../data/client.ts';
 import {
   disableTwoFactor,
@@ -45,7 +46,7 @@ function newRecoveryCode(): string {
 /** What the settings page shows of two-factor sign-in. */
 export type TwoFactorView =
   | { state: 'off' }
-  | { state: 'setting-up'; secret: string; uri: string }
+  | { state: 'setting-up'; secret: string; uri: string; qrCode: string }
   | { state: 'on'; recoveryCodesLeft: number };
 
 /**
@@ -60,7 +61,11 @@ export class TwoFactor {
     const state = await twoFactorOf(this.sql, accountId);
     if (state.enabled) return { state: 'on', recoveryCodesLeft: await unusedRecoveryCodes(this.sql, accountId) };
     if (state.secret === null) return { state: 'off' };
-    return { state: 'setting-up', secret: state.secret, uri: totpOf(state.secret, email).toString() };
+    const uri = totpOf(state.secret, email).toString();
+    // Drawn here, as an SVG data URL: the secret never leaves the service for a QR code service.
+    const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    const qrCode = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+    return { state: 'setting-up', secret: state.secret, uri, qrCode };
   }
 
   /** A new secret to set up with (nothing changes at sign-in until a code confirms it). */

@@ -166,9 +166,16 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
         {twoFactor.state === 'setting-up' && (
           <>
             <p>
-              Add this account to your authenticator app with the key below (or open the link on the device that has the
-              app), then enter the code it shows to turn two-factor sign-in on.
+              Scan the code with your authenticator app, or type the key below into it (or open the link on the device
+              that has the app), then enter the code it shows to turn two-factor sign-in on.
             </p>
+            <img
+              class="qr-code"
+              src={twoFactor.qrCode}
+              width={200}
+              height={200}
+              alt="QR code of the otpauth link below, for an authenticator app to scan"
+            />
             <p>
               Key: <code data-testid="totp-secret">{twoFactor.secret}</code>
             </p>

@@ -274,6 +274,9 @@ describe('two-factor sign-in', () => {
     const setup = await browser.get('/account/settings');
     const secret = /data-testid="totp-secret">([A-Z2-7]+)</.exec(setup.text)![1];
     const uri = /data-testid="totp-uri">([^<]+)</.exec(setup.text)![1];
+    // The QR code is drawn by the service itself: an SVG in the page, nothing fetched elsewhere.
+    const qr = /class="qr-code" src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(setup.text)![1];
+    expect(Buffer.from(qr, 'base64').toString()).toMatch(/^<svg /);
     return { browser, secret, uri };
   }
 
