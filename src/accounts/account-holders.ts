@@ -7,15 +7,18 @@ import type { Mailer } from '../mail/mailer.ts';
 import { AttemptLimits } from './attempt-limits.ts';
 import { isPlausibleEmail, normalizeEmail } from './email.ts';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords.ts';
+import { TwoFactor } from './two-factor.ts';
 
 /** How long the links sent by email work (docs/product-rules.md R12.2, R12.6). */
 export const LINK_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
   verify_email: 24 * 60 * 60,
   reset_password: 60 * 60,
+  change_email: 24 * 60 * 60,
 };
 
 export type SignInOutcome =
   | { outcome: 'signed-in'; accountId: number }
+  | { outcome: 'second-step'; accountId: number }
   | { outcome: 'refused' }
   | { outcome: 'unverified' }
   | { outcome: 'disabled' }
@@ -23,12 +26,12 @@ export type SignInOutcome =
 
 /** A form field's problem, to show next to it. */
 export interface FieldProblem {
-  field: 'email' | 'password';
+  field: 'email' | 'password' | 'current' | 'code' | 'confirmation';
   message: string;
 }
 
 /** An email's text: paragraphs apart, so every link is on a line of its own. */
-function lines(...paragraphs: string[]): string {
+export function lines(...paragraphs: string[]): string {
   return `${paragraphs.join('\n\n')}\n`;
 }
 
@@ -44,6 +47,7 @@ export function tokenHash(token: string): Buffer {
  */
 export class AccountHolders {
   readonly #limits: AttemptLimits;
+  readonly #twoFactor: TwoFactor;
 
   constructor(
     private readonly deps: {
@@ -54,14 +58,22 @@ export class AccountHolders {
     },
   ) {
     this.#limits = new AttemptLimits(deps.sql);
+    this.#twoFactor = new TwoFactor(deps.sql);
   }
 
-  /** Null when the sign-up went ahead (or the address was taken: its holder is told by email). */
-  async signUp(email: string, password: string): Promise<FieldProblem | null> {
+  /**
+   * Null when the sign-up went ahead (or the address was taken: its holder is told by email; or it
+   * was emailed enough this hour: nothing is done, and the answer is the same); `wait` when this
+   * client signed up too often (R12.16).
+   */
+  async signUp(email: string, password: string, client: string): Promise<FieldProblem | { wait: number } | null> {
     if (!isPlausibleEmail(email)) return { field: 'email', message: 'Enter an email address such as you@example.com.' };
     const problem = await passwordProblem(password, email);
     if (problem !== null) return { field: 'password', message: problem };
     const emailNormalized = normalizeEmail(email);
+    const { clientWait, mayEmail } = await this.#limits.signUpAttempt(emailNormalized, client);
+    if (clientWait > 0) return { wait: clientWait };
+    if (!mayEmail) return null;
     const passwordHash = await hashPassword(password);
     const accountId = await createAccountWithLogin(this.deps.sql, {
       email: email.trim(),
@@ -73,11 +85,18 @@ export class AccountHolders {
     return null;
   }
 
-  /** Verifies the address of the link's token; the account, or null when the link is unknown, used or expired. */
-  async verifyEmail(token: string): Promise<number | null> {
+  /**
+   * Verifies the address of the link's token: the account and whether the link may sign in, or
+   * null when the link is unknown, used or expired.
+   */
+  async verifyEmail(token: string): Promise<{ accountId: number; signsIn: boolean } | null> {
     const accountId = await useToken(this.deps.sql, tokenHash(token), 'verify_email');
-    if (accountId !== null) await markEmailVerified(this.deps.sql, accountId);
-    return accountId;
+    if (accountId === null) return null;
+    const confirmedNow = await markEmailVerified(this.deps.sql, accountId);
+    // Only the link that confirms a new address signs in (R12.2): an older one left in the
+    // mailbox of a confirmed account would be a way in without the password or the second step.
+    const login = await findLogin(this.deps.sql, normalizeEmail(await emailOf(this.deps.sql, accountId)));
+    return { accountId, signsIn: confirmedNow && login !== null && !login.twoFactor && !login.disabled };
   }
 
   /** Whether the link's token can still be used (the page before the click that uses it). */
@@ -87,20 +106,40 @@ export class AccountHolders {
 
   async signIn(email: string, password: string, client: string): Promise<SignInOutcome> {
     const emailNormalized = normalizeEmail(email);
-    const wait = await this.#limits.signInWait(emailNormalized, client);
+    const wait = await this.#limits.signInAttempt(emailNormalized, client);
     if (wait > 0) return { outcome: 'wait', seconds: wait };
     const login = await findLogin(this.deps.sql, emailNormalized);
     if (!(await passwordMatches(login?.passwordHash ?? null, password)) || login === null) {
-      await this.#limits.signInFailed(emailNormalized, client);
       return { outcome: 'refused' };
     }
-    await this.#limits.signInSucceeded(emailNormalized);
+    await this.#limits.signInRight(emailNormalized, client);
     if (login.disabled) return { outcome: 'disabled' };
     if (!login.verified) {
-      this.#later(() => this.#sendLink(login.accountId, login.email, 'verify_email'));
+      this.#later(async () => {
+        if (await this.#limits.mayEmailConfirmation(emailNormalized))
+          await this.#sendLink(login.accountId, login.email, 'verify_email');
+      });
       return { outcome: 'unverified' };
     }
+    if (login.twoFactor) return { outcome: 'second-step', accountId: login.accountId };
     return { outcome: 'signed-in', accountId: login.accountId };
+  }
+
+  /**
+   * The sign-in's second step: the code of the account's app, or a recovery code. Counted like a
+   * password against both sign-in limits (R12.8, R12.20), so the code cannot be guessed either.
+   */
+  async secondStep(
+    login: { accountId: number; email: string },
+    code: string,
+    client: string,
+  ): Promise<'right' | 'wrong' | { wait: number }> {
+    const emailNormalized = normalizeEmail(login.email);
+    const wait = await this.#limits.signInAttempt(emailNormalized, client);
+    if (wait > 0) return { wait };
+    if (!(await this.#twoFactor.codeRight(login.accountId, login.email, code))) return 'wrong';
+    await this.#limits.signInRight(emailNormalized, client);
+    return 'right';
   }
 
   /** Sends a reset link when the address has a sign-in; the seconds to wait when asked too often (nothing is sent). */

@@ -1,15 +1,37 @@
 import type { Sql } from './client.ts';
 
-export type TokenPurpose = 'verify_email' | 'reset_password';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
 
-/** Stores a link's token (its SHA-256) for `purpose`, usable once until `expiresAt`. */
+/**
+ * Stores a link's token (its SHA-256) for `purpose`, usable once until `expiresAt`. A new reset
+ * or change-of-address link retires the account's older unused ones (R12.6, R12.18): only the
+ * newest in the mailbox works. Older confirmation links keep working: confirming an address twice
+ * does no harm.
+ */
 export async function insertToken(
   sql: Sql,
-  token: { tokenHash: Buffer; accountId: number; purpose: TokenPurpose; expiresAt: Date },
+  token: { tokenHash: Buffer; accountId: number; purpose: TokenPurpose; expiresAt: Date; newEmail?: string },
 ): Promise<void> {
   await sql`
-    INSERT INTO account_tokens (token_hash, account_id, purpose, expires_at)
-    VALUES (${token.tokenHash}, ${token.accountId}, ${token.purpose}, ${token.expiresAt})`;
+    WITH retired AS (
+      UPDATE account_tokens SET used_at = now()
+      WHERE account_id = ${token.accountId} AND purpose = ${token.purpose} AND used_at IS NULL
+        AND purpose IN ('reset_password', 'change_email')
+    )
+    INSERT INTO account_tokens (token_hash, account_id, purpose, expires_at, new_email)
+    VALUES (${token.tokenHash}, ${token.accountId}, ${token.purpose}, ${token.expiresAt}, ${token.newEmail ?? null})`;
+}
+
+/** Uses a change-of-address token: the account and the address it confirms, once; null when unusable. */
+export async function useEmailChangeToken(
+  sql: Sql,
+  tokenHash: Buffer,
+): Promise<{ accountId: number; newEmail: string } | null> {
+  const [row] = await sql<{ account_id: number; new_email: string }[]>`
+    UPDATE account_tokens SET used_at = now()
+    WHERE token_hash = ${tokenHash} AND purpose = 'change_email' AND used_at IS NULL AND expires_at > now()
+    RETURNING account_id, new_email`;
+  return row ? { accountId: row.account_id, newEmail: row.new_email } : null;
 }
 
 /** The account of a token that can still be used, without using it (the page that asks for the click). */

@@ -10,39 +10,54 @@ export interface AttemptWindow {
   resetMs: number;
 }
 
+/** One counter to take an attempt from: `subject` in `scope`, in windows of `windowSeconds`. */
+export interface AttemptCounter {
+  scope: string;
+  subject: string;
+  windowSeconds: number;
+}
+
 const digest = (subject: string) => createHash('sha256').update(subject).digest();
 
-/** Counts one attempt of `subject` in `scope`, in windows of `windowSeconds`. */
-export async function takeAttempt(
-  sql: Sql,
-  scope: string,
-  subject: string,
-  windowSeconds: number,
-): Promise<AttemptWindow> {
-  const [row] = await sql<{ used: number; reset_ms: number }[]>`
-    SELECT used, reset_ms FROM take_attempt(${scope}, ${digest(subject)}, ${windowSeconds})`;
-  return { used: row.used, resetMs: row.reset_ms };
+/**
+ * Counts one attempt on each counter, in one statement, and returns each one's count with this
+ * attempt included, in their order. Counting comes before any check, so parallel attempts each
+ * get a count of their own and no two can both see room that only one of them has. The rows are
+ * taken in (scope, subject) order, so two statements never wait for each other's rows.
+ */
+export async function takeAttempts(sql: Sql, counters: readonly AttemptCounter[]): Promise<AttemptWindow[]> {
+  const asked = counters.map((counter, i) => ({
+    nth: i + 1,
+    scope: counter.scope,
+    subject: digest(counter.subject).toString('hex'),
+    window_seconds: counter.windowSeconds,
+  }));
+  const rows = await sql<{ scope: string; subject: Buffer; used: number; reset_ms: number }[]>`
+    INSERT INTO attempt_windows AS w (scope, subject, window_ends_at, used)
+    SELECT a.scope, decode(a.subject, 'hex'), clock_timestamp() + make_interval(secs => a.window_seconds), 1
+    FROM jsonb_to_recordset(${sql.json(asked)}) AS a(nth integer, scope text, subject text, window_seconds integer)
+    ORDER BY a.scope, a.subject
+    ON CONFLICT (scope, subject) DO UPDATE
+    SET used = CASE WHEN w.window_ends_at <= clock_timestamp() THEN 1 ELSE w.used + 1 END,
+        window_ends_at = CASE WHEN w.window_ends_at <= clock_timestamp() THEN excluded.window_ends_at
+                              ELSE w.window_ends_at END
+    RETURNING w.scope, w.subject, w.used,
+              ceil(extract(epoch FROM w.window_ends_at - clock_timestamp()) * 1000)::integer AS reset_ms`;
+  return asked.map((a) => {
+    const row = rows.find((r) => r.scope === a.scope && r.subject.toString('hex') === a.subject);
+    if (!row) throw new Error(`no attempt window returned for ${a.scope}`);
+    return { used: row.used, resetMs: row.reset_ms };
+  });
 }
 
-/** The current windows of several (scope, subject) pairs, in their order; null where none is running. */
-export async function attemptWindows(
-  sql: Sql,
-  pairs: readonly { scope: string; subject: string }[],
-): Promise<(AttemptWindow | null)[]> {
-  const asked = pairs.map((pair) => ({ scope: pair.scope, subject: digest(pair.subject).toString('hex') }));
-  const rows = await sql<{ nth: number; used: number; reset_ms: number }[]>`
-    SELECT p.nth::integer, w.used,
-           ceil(extract(epoch FROM w.window_ends_at - clock_timestamp()) * 1000)::integer AS reset_ms
-    FROM jsonb_array_elements(${sql.json(asked)}) WITH ORDINALITY AS p(pair, nth)
-    JOIN attempt_windows w
-      ON w.scope = p.pair ->> 'scope' AND w.subject = decode(p.pair ->> 'subject', 'hex')
-     AND w.window_ends_at > clock_timestamp()`;
-  const windows: (AttemptWindow | null)[] = pairs.map(() => null);
-  for (const row of rows) windows[row.nth - 1] = { used: row.used, resetMs: row.reset_ms };
-  return windows;
-}
-
-/** Forgets `subject`'s attempts in `scope`. */
-export async function clearAttempts(sql: Sql, scope: string, subject: string): Promise<void> {
-  await sql`DELETE FROM attempt_windows WHERE scope = ${scope} AND subject = ${digest(subject)}`;
+/**
+ * Gives an attempt back to each counter whose window is still running (an attempt that turned
+ * out right is no failure), never below zero.
+ */
+export async function giveBackAttempts(sql: Sql, counters: readonly Omit<AttemptCounter, 'windowSeconds'>[]) {
+  const asked = counters.map((counter) => ({ scope: counter.scope, subject: digest(counter.subject).toString('hex') }));
+  await sql`
+    UPDATE attempt_windows w SET used = greatest(w.used - 1, 0)
+    FROM jsonb_to_recordset(${sql.json(asked)}) AS a(scope text, subject text)
+    WHERE w.scope = a.scope AND w.subject = decode(a.subject, 'hex') AND w.window_ends_at > clock_timestamp()`;
 }

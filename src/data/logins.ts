@@ -7,6 +7,8 @@ export interface Login {
   passwordHash: string;
   verified: boolean;
   disabled: boolean;
+  /** A code is asked for after the password (R12.20). */
+  twoFactor: boolean;
 }
 
 /**
@@ -51,10 +53,17 @@ export async function addLogin(
 
 export async function findLogin(sql: Sql, emailNormalized: string): Promise<Login | null> {
   const [row] = await sql<
-    { account_id: number; email: string; password_hash: string; verified: boolean; disabled: boolean }[]
+    {
+      account_id: number;
+      email: string;
+      password_hash: string;
+      verified: boolean;
+      disabled: boolean;
+      two_factor: boolean;
+    }[]
   >`
     SELECT l.account_id, l.email, l.password_hash, l.email_verified_at IS NOT NULL AS verified,
-           a.disabled_at IS NOT NULL AS disabled
+           a.disabled_at IS NOT NULL AS disabled, l.totp_enabled_at IS NOT NULL AS two_factor
     FROM account_logins l JOIN accounts a ON a.id = l.account_id
     WHERE l.email_normalized = ${emailNormalized}`;
   return row
@@ -64,6 +73,7 @@ export async function findLogin(sql: Sql, emailNormalized: string): Promise<Logi
         passwordHash: row.password_hash,
         verified: row.verified,
         disabled: row.disabled,
+        twoFactor: row.two_factor,
       }
     : null;
 }
@@ -74,9 +84,12 @@ export async function emailOf(sql: Sql, accountId: number): Promise<string> {
   return email;
 }
 
-export async function markEmailVerified(sql: Sql, accountId: number): Promise<void> {
-  await sql`
-    UPDATE account_logins SET email_verified_at = coalesce(email_verified_at, now()) WHERE account_id = ${accountId}`;
+/** Marks the address verified; true when this was what confirmed it (it was not before). */
+export async function markEmailVerified(sql: Sql, accountId: number): Promise<boolean> {
+  const rows = await sql`
+    UPDATE account_logins SET email_verified_at = now()
+    WHERE account_id = ${accountId} AND email_verified_at IS NULL RETURNING 1`;
+  return rows.length === 1;
 }
 
 /** A new password; a reset also proves the address, so it counts as verified. */
@@ -86,4 +99,40 @@ export async function setPassword(sql: Sql, accountId: number, passwordHash: str
     SET password_hash = ${passwordHash}, password_changed_at = now(),
         email_verified_at = coalesce(email_verified_at, now())
     WHERE account_id = ${accountId}`;
+}
+
+/** The sign-in of the account, as a signed-in change (password, address, deletion) needs it. */
+export async function loginOf(sql: Sql, accountId: number): Promise<Login | null> {
+  const [row] = await sql<{ email_normalized: string }[]>`
+    SELECT email_normalized FROM account_logins WHERE account_id = ${accountId}`;
+  return row ? findLogin(sql, row.email_normalized) : null;
+}
+
+/**
+ * Moves the account's sign-in to a new, confirmed address (and its contact address with it);
+ * false when another sign-in has the address by now, and then nothing changes.
+ */
+export async function changeEmail(
+  sql: Sql,
+  change: { accountId: number; email: string; emailNormalized: string },
+): Promise<boolean> {
+  const rows = await sql`
+    WITH moved AS (
+      UPDATE account_logins
+      SET email = ${change.email}, email_normalized = ${change.emailNormalized},
+          email_verified_at = now()
+      WHERE account_id = ${change.accountId}
+        AND NOT EXISTS (
+          SELECT 1 FROM account_logins o
+          WHERE o.email_normalized = ${change.emailNormalized} AND o.account_id <> ${change.accountId})
+      RETURNING account_id
+    )
+    UPDATE accounts a SET email = ${change.email} FROM moved WHERE a.id = moved.account_id RETURNING a.id`.catch(
+    (error: { code?: string }) => {
+      // Taken at the same moment by a sign-up: the unique address wins, nothing changes.
+      if (error.code === '23505') return [];
+      throw error;
+    },
+  );
+  return rows.length === 1;
 }

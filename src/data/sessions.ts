@@ -60,3 +60,11 @@ export async function endAllSessions(sql: Sql, accountId: number): Promise<numbe
     UPDATE account_sessions SET ended_at = now() WHERE account_id = ${accountId} AND ended_at IS NULL RETURNING 1`;
   return rows.length;
 }
+
+/** Signs every other session of the account out (a password change keeps only the browser that made it). */
+export async function endOtherSessions(sql: Sql, accountId: number, keptIdHash: Buffer): Promise<number> {
+  const rows = await sql`
+    UPDATE account_sessions SET ended_at = now()
+    WHERE account_id = ${accountId} AND ended_at IS NULL AND id_hash <> ${keptIdHash} RETURNING 1`;
+  return rows.length;
+}

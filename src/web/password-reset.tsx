@@ -94,14 +94,16 @@ export function registerPasswordReset(web: Web, { holders, secure }: { holders: 
   });
   web.get('/reset-password', async (c) => {
     const link = c.req.query('token') ?? '';
-    if (!(await holders.linkUsable(link, 'reset_password'))) return c.html(<LinkUnusable />, 410);
+    if (!(await holders.linkUsable(link, 'reset_password')))
+      return c.html(<LinkUnusable purpose="reset_password" token={formToken(c, secure)} />, 410);
     return c.html(<NewPasswordForm token={formToken(c, secure)} link={link} />);
   });
   web.post('/reset-password', async (c) => {
     const body = await c.req.parseBody();
     const link = String(body.token ?? '');
     const result = await holders.resetPassword(link, String(body.password ?? ''));
-    if (result === 'link-unusable') return c.html(<LinkUnusable />, 410);
+    if (result === 'link-unusable')
+      return c.html(<LinkUnusable purpose="reset_password" token={formToken(c, secure)} />, 410);
     if (result !== null)
       return c.html(<NewPasswordForm token={formToken(c, secure)} link={link} error={result.message} />, 400);
     return c.redirect('/account/sign-in?done=reset', 303);

@@ -79,5 +79,10 @@ export async function startSession(c: Context<WebEnv>, sql: Sql, accountId: numb
 export async function stopSession(c: Context<WebEnv>, sql: Sql, secure: boolean): Promise<void> {
   const session = c.get('session');
   if (session) await endSession(sql, session.idHash);
+  deleteSessionCookie(c, secure);
+}
+
+/** Clears the session cookie (its session has ended in the database already). */
+export function deleteSessionCookie(c: Context<WebEnv>, secure: boolean): void {
   deleteCookie(c, sessionCookieName(secure), { path: '/', secure, httpOnly: true, sameSite: 'Lax' });
 }

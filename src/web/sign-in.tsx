@@ -4,6 +4,7 @@ import { clientAddress } from './client-address.ts';
 import { formToken } from './csrf.ts';
 import { CsrfField, Notice, Page } from './layout.tsx';
 import { startSession } from './session.ts';
+import { startSecondStep } from './sign-in-code.tsx';
 import type { Web } from './web-env.ts';
 
 /** Where a sign-in may send the browser next: a page of this account page only (no open redirect). */
@@ -48,9 +49,11 @@ function SignInForm(props: { token: string; next: string; email?: string; error?
 }
 
 const INFO: Record<string, string> = {
-  verified: 'Your email address is confirmed. Sign in to create your first key.',
   reset: 'Your password is changed, and every session was signed out. Sign in with the new one.',
+  verified: 'Your email address is confirmed. Sign in.',
   'signed-out': 'You are signed out.',
+  'email-changed': 'Your email address is changed: sign in with the new one.',
+  deleted: 'Your account is deleted. Its keys no longer work, and your personal data is erased.',
 };
 
 /** GET/POST /account/sign-in (docs/product-rules.md R12.4, R12.7, R12.8). */
@@ -72,6 +75,7 @@ export function registerSignIn(
       await startSession(c, sql, result.accountId, secure);
       return c.redirect(next, 303);
     }
+    if (result.outcome === 'second-step') return startSecondStep(c, sql, { accountId: result.accountId, next, secure });
     const token = formToken(c, secure);
     if (result.outcome === 'wait') {
       const minutes = Math.ceil(result.seconds / 60);

@@ -1,5 +1,6 @@
 import type { AccountHolders } from '../accounts/account-holders.ts';
 import { MIN_PASSWORD_LENGTH } from '../accounts/passwords.ts';
+import { clientAddress } from './client-address.ts';
 import { formToken } from './csrf.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import type { Web } from './web-env.ts';
@@ -58,7 +59,17 @@ export function registerSignUp(web: Web, { holders, secure }: { holders: Account
   web.post('/sign-up', async (c) => {
     const body = await c.req.parseBody();
     const email = String(body.email ?? '');
-    const problem = await holders.signUp(email, String(body.password ?? ''));
+    const problem = await holders.signUp(email, String(body.password ?? ''), clientAddress(c));
+    if (problem !== null && 'wait' in problem) {
+      // Per client, never per address: the answer says nothing of the address (R12.9, R12.16).
+      c.header('Retry-After', String(problem.wait));
+      const minutes = Math.ceil(problem.wait / 60);
+      const message = `Too many sign-ups from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      return c.html(
+        <SignUpForm token={formToken(c, secure)} email={email} problem={{ field: 'form', message }} />,
+        429,
+      );
+    }
     if (problem !== null)
       return c.html(<SignUpForm token={formToken(c, secure)} email={email} problem={problem} />, 400);
     return c.html(

@@ -25,7 +25,7 @@ export interface AccountPageHarness {
   /** The request log and the service's lines, as written. */
   logged: string[];
   browser(): WebClient;
-  /** Signs up, confirms the emailed link, signs in: a browser with a session. */
+  /** Signs up and confirms the emailed link (which signs in): a browser with a session. */
   signedIn(email: string, password?: string): Promise<WebClient>;
   close(): Promise<void>;
 }
@@ -79,10 +79,11 @@ export async function startAccountPage({
       const mail = await smtp.next(email);
       const link = new URL(mail.link!);
       await browser.get(`${link.pathname}${link.search}`);
-      await browser.post('/account/verify', { token: link.searchParams.get('token')! });
-      await browser.get('/account/sign-in');
-      const signedIn = await browser.post('/account/sign-in', { email, password });
-      if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}: ${signedIn.text}`);
+      // Confirming the address signs the browser in.
+      const confirmed = await browser.post('/account/verify', { token: link.searchParams.get('token')! });
+      if (confirmed.status !== 303) throw new Error(`confirming answered ${confirmed.status}: ${confirmed.text}`);
+      const welcome = await browser.get('/account/welcome');
+      if (welcome.status !== 200) throw new Error(`the welcome page answered ${welcome.status}`);
       return browser;
     },
     async close() {

@@ -14,15 +14,27 @@ export interface Page {
  * A browser without a browser: calls the app in-process, keeps its cookies, sends forms as a
  * browser does (url-encoded, with the page's Origin).
  */
+let nextAddress = 1;
+
 export class WebClient {
   readonly cookies = new Map<string, string>();
   /** The form token of the last page seen, sent with the next form unless the test says otherwise. */
   csrfToken: string | null = null;
 
+  /**
+   * The address the app sees the browser's requests come from (the socket's peer, which the
+   * account page's attempt limits count per client): each browser its own unless told.
+   */
+  readonly address: string;
+
   constructor(
     private readonly app: App,
     readonly origin = 'http://localhost',
-  ) {}
+    address?: string,
+  ) {
+    this.address = address ?? `10.${nextAddress >> 16}.${(nextAddress >> 8) & 255}.${nextAddress & 255}`;
+    nextAddress++;
+  }
 
   async get(path: string): Promise<Page> {
     return this.#send(path, { method: 'GET' });
@@ -40,10 +52,12 @@ export class WebClient {
 
   async #send(path: string, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<Page> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await this.app.request(`${this.origin}${path}`, {
-      ...init,
-      headers: { ...(init.headers ?? {}), ...(cookie ? { Cookie: cookie } : {}) },
-    });
+    const response = await this.app.request(
+      `${this.origin}${path}`,
+      { ...init, headers: { ...(init.headers ?? {}), ...(cookie ? { Cookie: cookie } : {}) } },
+      // What @hono/node-server hands the app: the request's socket, read for the peer's address.
+      { incoming: { socket: { remoteAddress: this.address } } },
+    );
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
       const [name, ...rest] = pair.split('=');

@@ -158,6 +158,22 @@ describe('the account page under attack', () => {
     },
   );
 
+  it('70 sign-in posts at once, the right password among them: at most 10 are tried, the rest answer 429', async () => {
+    await page.signedIn('burst@example.com');
+    const browser = page.browser();
+    await browser.get('/account/sign-in');
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        browser.post('/account/sign-in', { email: 'burst@example.com', password: i === 50 ? PASSWORD : `guess ${i}` }),
+      ),
+    );
+    const tried = answers.filter((answer) => answer.status !== 429);
+    expect(tried.length).toBeLessThanOrEqual(LIMITS.signInFailuresPerAddress.points);
+    for (const answer of tried) expect([401, 303]).toContain(answer.status);
+    for (const answer of answers.filter((a) => a.status === 429))
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+  });
+
   it('reset requests for one address are limited to 3 an hour', async () => {
     await page.signedIn('resets@example.com');
     const browser = page.browser();
@@ -169,6 +185,51 @@ describe('the account page under attack', () => {
     for (let i = 0; i < 3; i++) await page.smtp.next('resets@example.com');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(page.smtp.received.filter((mail) => mail.to.includes('resets@example.com')).length).toBe(1 + 3);
+  });
+
+  it('15 sign-ups at once for one address, from 15 clients: the same answer to each, 3 emails', async () => {
+    const email = 'flooded@example.com';
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, async () => {
+        const browser = page.browser();
+        await browser.get('/account/sign-up');
+        return browser.post('/account/sign-up', { email, password: 'some other passphrase' });
+      }),
+    );
+    const normalize = (text: string) => text.replace(/value="[^"]*"/g, 'value=""');
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(normalize(answer.text)).toBe(normalize(answers[0].text));
+    }
+    for (let i = 0; i < LIMITS.signUpEmailsPerAddress.points; i++) await page.smtp.next(email);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(page.smtp.received.filter((mail) => mail.to.includes(email)).length).toBe(
+      LIMITS.signUpEmailsPerAddress.points,
+    );
+    const [{ accounts }] = await page.db.sql<{ accounts: number }[]>`
+      SELECT count(*)::int AS accounts FROM account_logins WHERE email_normalized = ${email}`;
+    expect(accounts).toBe(1);
+  });
+
+  it('30 sign-ups at once from one client, each for another address: 20 go ahead, 10 answer 429', async () => {
+    const browser = page.browser();
+    await browser.get('/account/sign-up');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        browser.post('/account/sign-up', { email: `crowd-${i}@example.com`, password: 'some other passphrase' }),
+      ),
+    );
+    const allowed = LIMITS.signUpsPerClient.points;
+    expect(answers.filter((answer) => answer.status === 200).length).toBe(allowed);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.length).toBe(30 - allowed);
+    for (const answer of refused) {
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(59 * 60);
+      expect(answer.text).toContain('Too many sign-ups');
+    }
+    const [{ accounts }] = await page.db.sql<{ accounts: number }[]>`
+      SELECT count(*)::int AS accounts FROM account_logins WHERE email_normalized LIKE 'crowd-%'`;
+    expect(accounts).toBe(allowed);
   });
 
   it('sign-up, a failed sign-in and a reset request answer alike for a registered and an unknown address', async () => {
@@ -203,12 +264,13 @@ describe('the account page under attack', () => {
         });
         registered.push(email);
       }
-      const browser = timed.browser();
-      await browser.get('/account/sign-in');
+      // Each try from a client of its own, so the per-client limits time no refusal instead.
       const flows = {
-        signIn: (email: string) => browser.post('/account/sign-in', { email, password: 'not the password' }),
-        signUp: (email: string) => browser.post('/account/sign-up', { email, password: 'some other passphrase' }),
-        reset: (email: string) => browser.post('/account/forgot-password', { email }),
+        signIn: (browser: WebClient, email: string) =>
+          browser.post('/account/sign-in', { email, password: 'not the password' }),
+        signUp: (browser: WebClient, email: string) =>
+          browser.post('/account/sign-up', { email, password: 'some other passphrase' }),
+        reset: (browser: WebClient, email: string) => browser.post('/account/forgot-password', { email }),
       };
       const report: string[] = [];
       for (const [flow, send] of Object.entries(flows)) {
@@ -222,8 +284,11 @@ describe('the account page under attack', () => {
               Math.random() < 0.5 ? (['registered', 'unknown'] as const) : (['unknown', 'registered'] as const);
             for (const which of order) {
               const email = which === 'registered' ? registered[i] : `nobody-${flow}-${series}-${i}@example.com`;
+              const browser = timed.browser();
+              await browser.get('/account/sign-in');
               const started = performance.now();
-              await send(email);
+              const answer = await send(browser, email);
+              expect(answer.status).not.toBe(429);
               times[which].push(performance.now() - started);
             }
           }

@@ -112,11 +112,10 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     await page.goto(mail.link!);
     await shot(page, 'desktop-3-confirm');
     await page.getByRole('button', { name: 'Confirm my address' }).click();
+    // Confirming signs in.
     await expect.poll(() => page.getByText('Your email address is confirmed').isVisible()).toBe(true);
-    await shot(page, 'desktop-4-sign-in');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await shot(page, 'desktop-4-confirmed');
+    await page.getByRole('link', { name: 'Go to the overview' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Overview' }).isVisible()).toBe(true);
     expect(await page.getByTestId('balance').textContent()).toBe('0');
     await shot(page, 'desktop-5-overview-new-account');

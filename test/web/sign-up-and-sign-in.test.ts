@@ -11,7 +11,7 @@ describe('signing up and in', () => {
   });
   afterAll(() => page?.close());
 
-  it('sign up, confirm the address by the emailed link, sign in, sign out', async () => {
+  it('sign up, confirm the address by the emailed link (which signs in), sign in, sign out', async () => {
     const browser = page.browser();
     expect((await browser.get('/account/sign-up')).status).toBe(200);
     const signedUp = await browser.post('/account/sign-up', { email: 'Ada@Example.com', password: PASSWORD });
@@ -38,7 +38,14 @@ describe('signing up and in', () => {
     expect(verified).toBe(false);
     const confirmed = await browser.post('/account/verify', { token: link.searchParams.get('token')! });
     expect(confirmed.status).toBe(303);
-    expect(confirmed.location).toBe('/account/sign-in?done=verified');
+    expect(confirmed.location).toBe('/account/welcome');
+    // Confirming signed this browser in.
+    const welcome = await browser.get('/account/welcome');
+    expect(welcome.status).toBe(200);
+    expect(welcome.text).toContain('Your email address is confirmed, and you are signed in.');
+    expect(welcome.text).toContain('href="/account/keys"');
+    expect((await browser.get('/account')).status).toBe(200);
+    await browser.post('/account/sign-out', {});
 
     await browser.get('/account/sign-in');
     const signedIn = await browser.post('/account/sign-in', { email: 'ADA@example.com ', password: PASSWORD });
@@ -61,8 +68,36 @@ describe('signing up and in', () => {
     const token = link.searchParams.get('token')!;
     await browser.get(`${link.pathname}${link.search}`);
     expect((await browser.post('/account/verify', { token })).status).toBe(303);
-    expect((await browser.post('/account/verify', { token })).status).toBe(410);
     expect((await browser.get(`${link.pathname}${link.search}`)).status).toBe(410);
+    // Another browser with the same link is not signed in by it.
+    const other = page.browser();
+    await other.get('/account/sign-in');
+    const again = await other.post('/account/verify', { token });
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('This link no longer works');
+    expect((await other.get('/account')).status).toBe(303);
+  });
+
+  it('a confirmation link left after the address was confirmed otherwise signs nobody in', async () => {
+    const browser = page.browser();
+    await browser.get('/account/sign-up');
+    await browser.post('/account/sign-up', { email: 'two-links@example.com', password: PASSWORD });
+    const link = new URL((await page.smtp.next('two-links@example.com')).link!);
+    // A password reset proves the address too, and leaves the confirmation link unused.
+    await browser.get('/account/forgot-password');
+    await browser.post('/account/forgot-password', { email: 'two-links@example.com' });
+    const reset = new URL((await page.smtp.next('two-links@example.com')).link!);
+    await browser.get(`${reset.pathname}${reset.search}`);
+    const token = reset.searchParams.get('token')!;
+    expect((await browser.post('/account/reset-password', { token, password: 'a brand new passphrase' })).status).toBe(
+      303,
+    );
+    const other = page.browser();
+    await other.get(`${link.pathname}${link.search}`);
+    const late = await other.post('/account/verify', { token: link.searchParams.get('token')! });
+    expect(late.status).toBe(303);
+    expect(late.location).toBe('/account/sign-in?done=verified');
+    expect((await other.get('/account')).status).toBe(303);
   });
 
   it('signing up with a registered address answers the same page, creates nothing and emails its holder', async () => {
@@ -157,6 +192,47 @@ describe('signing up and in', () => {
       expect(signedIn.status).toBe(303);
     },
   );
+
+  it('asking for a new reset link retires the older one', async () => {
+    await page.signedIn('twice@example.com');
+    const browser = page.browser();
+    await browser.get('/account/forgot-password');
+    await browser.post('/account/forgot-password', { email: 'twice@example.com' });
+    const older = new URL((await page.smtp.next('twice@example.com')).link!);
+    await browser.post('/account/forgot-password', { email: 'twice@example.com' });
+    const newer = new URL((await page.smtp.next('twice@example.com')).link!);
+    expect((await browser.get(`${older.pathname}${older.search}`)).status).toBe(410);
+    const olderToken = older.searchParams.get('token')!;
+    expect(
+      (await browser.post('/account/reset-password', { token: olderToken, password: 'a brand new passphrase' })).status,
+    ).toBe(410);
+    expect((await browser.get(`${newer.pathname}${newer.search}`)).status).toBe(200);
+    const newerToken = newer.searchParams.get('token')!;
+    expect(
+      (await browser.post('/account/reset-password', { token: newerToken, password: 'a brand new passphrase' })).status,
+    ).toBe(303);
+  });
+
+  it('a used or expired reset link offers a new one', async () => {
+    await page.signedIn('used@example.com');
+    const browser = page.browser();
+    await browser.get('/account/forgot-password');
+    await browser.post('/account/forgot-password', { email: 'used@example.com' });
+    const link = new URL((await page.smtp.next('used@example.com')).link!);
+    const token = link.searchParams.get('token')!;
+    await browser.get(`${link.pathname}${link.search}`);
+    await browser.post('/account/reset-password', { token, password: 'a brand new passphrase' });
+    const used = await browser.get(`${link.pathname}${link.search}`);
+    expect(used.status).toBe(410);
+    expect(used.text).toContain('This link no longer works');
+    expect(used.text).toContain('action="/account/forgot-password"');
+    expect(used.text).toContain('Email me a new link');
+    // Its form asks for a new link, which works.
+    const asked = await browser.post('/account/forgot-password', { email: 'used@example.com' });
+    expect(asked.status).toBe(200);
+    const fresh = new URL((await page.smtp.next('used@example.com')).link!);
+    expect((await browser.get(`${fresh.pathname}${fresh.search}`)).status).toBe(200);
+  });
 
   it('a reset link expires after an hour', async () => {
     await page.signedIn('late@example.com');
