@@ -111,7 +111,9 @@ function KeyTable({ keys }: { keys: KeyListing[] }) {
               </td>
               <td data-label="Daily cap">
                 {key.dailyCap === null ? (
-                  <span class="muted">none</span>
+                  <span>
+                    {formatNumber(key.spentToday)} today, <span class="muted">no cap</span>
+                  </span>
                 ) : (
                   <span>
                     {formatNumber(key.spentToday)} of {formatNumber(key.dailyCap)} today
