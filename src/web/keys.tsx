@@ -1,8 +1,11 @@
+import { isTestApiKey } from '../contract/api-key.ts';
 import { createApiKey } from '../data/accounts.ts';
 import { type KeyListing, keyOf, keysOf, revokeKeyOf, setDailyCap } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
+import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
 import { formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
+import { NEW_KEY_FLASH_SECONDS, openNewKey, sealNewKey } from './new-key-flash.ts';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
@@ -150,12 +153,14 @@ function KeysPage(props: {
   session: Session;
   keys: KeyListing[];
   created?: { key: string; name: string; granted: number; test: boolean };
+  /** The new-key page was opened again: its key is not shown twice. */
+  shownAlready?: boolean;
   revoked?: string;
   capped?: string;
   problem?: string;
   name?: string;
 }) {
-  const { session, keys, created, revoked, capped, problem, name = '' } = props;
+  const { session, keys, created, shownAlready, revoked, capped, problem, name = '' } = props;
   return (
     <Page
       title="API keys"
@@ -193,6 +198,12 @@ function KeysPage(props: {
             Send it in the <code>Authorization: Bearer</code> header; see the <a href="/docs">API docs</a>.
           </p>
         </section>
+      )}
+      {shownAlready && (
+        <Notice kind="info">
+          A new key is shown only once, and this page showed it already (or it waited more than five minutes). If you
+          did not copy it, revoke it below and create another.
+        </Notice>
       )}
       {revoked && <Notice kind="success">The key {revoked} is revoked: calls with it now answer 401.</Notice>}
       {capped && <Notice kind="success">{capped}</Notice>}
@@ -239,10 +250,15 @@ function nameProblem(name: string): string | null {
   return null;
 }
 
+/** Where a key's creation redirects: the one page view that shows its plaintext. */
+const NEW_KEY_PATH = '/account/keys/new';
+
 /**
- * GET/POST /account/keys, GET/POST /account/keys/:id/revoke (docs/product-rules.md R12.30–R12.35),
- * GET/POST /account/keys/:id/cap (§14).
- * A new key's plaintext is in the answer to its POST only: never stored, never redirected with.
+ * GET/POST /account/keys, GET /account/keys/new, GET/POST /account/keys/:id/revoke
+ * (docs/product-rules.md R12.30–R12.35), GET/POST /account/keys/:id/cap (§14).
+ * A new key's plaintext goes from its POST to the page it redirects to in a flash sealed for the
+ * session, read once (R12.30): never in a URL, and a reload shows it no more instead of making
+ * another key.
  */
 export function registerKeys(web: Web, { sql }: { sql: Sql }) {
   web.get('/keys', requireSession, async (c) => {
@@ -272,10 +288,32 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
       return c.html(<KeysPage session={session} keys={keys} problem={problem} name={name} />, 400);
     }
     const created = await createApiKey(sql, session.accountId, { name, test });
+    await putNewKeyFlash(
+      sql,
+      session.idHash,
+      { keyId: created.id, sealed: sealNewKey(session.flashKey, created.key), granted: created.granted },
+      NEW_KEY_FLASH_SECONDS,
+    );
+    return c.redirect(NEW_KEY_PATH, 303);
+  });
+  web.get('/keys/new', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const flash = await takeNewKeyFlash(sql, session.idHash);
+    const plaintext = flash && openNewKey(session.flashKey, flash.sealed);
     const keys = await keysOf(sql, session.accountId);
+    const key = flash && keys.find((listed) => listed.id === flash.keyId);
+    if (!flash || !plaintext || !key) return c.html(<KeysPage session={session} keys={keys} shownAlready />);
     return c.html(
-      <KeysPage session={session} keys={keys} created={{ key: created.key, name, granted: created.granted, test }} />,
-      201,
+      <KeysPage
+        session={session}
+        keys={keys}
+        created={{
+          key: plaintext,
+          name: key.name ?? key.displayPrefix,
+          granted: flash.granted,
+          test: isTestApiKey(plaintext),
+        }}
+      />,
     );
   });
   web.get('/keys/:id{[0-9]{1,15}}/revoke', requireSession, async (c) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../../src/data/accounts.ts';
 import { LEDGER_PAGE_ROWS } from '../../src/web/ledger.tsx';
 import { csvText } from '../../src/web/ledger-csv.ts';
-import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { type AccountPageHarness, createKeyOnPage, startAccountPage } from '../support/account-page.ts';
 import { loadFixture } from '../support/fixture.ts';
 import type { WebClient } from '../support/web.ts';
 
@@ -16,9 +16,7 @@ describe('the ledger and usage pages', () => {
   afterAll(() => page?.close());
 
   async function keyFor(browser: WebClient): Promise<{ key: string; accountId: number }> {
-    await browser.get('/account/keys');
-    const created = await browser.post('/account/keys', { name: 'calls' });
-    const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+    const { key } = await createKeyOnPage(browser, { name: 'calls' });
     const [{ account_id }] = await page.db.sql<{ account_id: number }[]>`
       SELECT account_id FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`;
     return { key, accountId: account_id };
