@@ -10,6 +10,8 @@ export interface LedgerRow {
   balanceAfter: number;
   /** The display prefix of the key of a charge, a refund or a grant; null for a purchase. */
   keyPrefix: string | null;
+  /** The name its holder gave that key, if any. */
+  keyName: string | null;
   /** The operationId of a charge or refund. */
   operation: string | null;
   /** The X-Request-Id of the call charged or refunded. */
@@ -37,6 +39,7 @@ export async function ledgerPage(
       amount: number;
       balance_after: number;
       key_prefix: string | null;
+      key_name: string | null;
       endpoint: string | null;
       request_id: string | null;
       payment_reference: string | null;
@@ -44,7 +47,7 @@ export async function ledgerPage(
       created_at: Date;
     }[]
   >`
-    SELECT l.id, l.kind, l.amount, l.balance_after, k.display_prefix AS key_prefix, l.endpoint,
+    SELECT l.id, l.kind, l.amount, l.balance_after, k.display_prefix AS key_prefix, k.name AS key_name, l.endpoint,
            l.request_id, l.payment_reference, l.refund_of, l.created_at
     FROM ledger l
     LEFT JOIN api_keys k ON k.id = l.key_id
@@ -60,6 +63,7 @@ export async function ledgerPage(
       amount: row.amount,
       balanceAfter: row.balance_after,
       keyPrefix: row.key_prefix,
+      keyName: row.key_name,
       operation: row.endpoint,
       requestId: row.request_id,
       paymentReference: row.payment_reference,

@@ -5,6 +5,11 @@ export function formatNumber(value: number): string {
   return NUMBER.format(value);
 }
 
+/** `1 credit`, `1,000 credits`: the count with its noun, singular or plural. */
+export function formatCredits(value: number): string {
+  return `${NUMBER.format(value)} ${value === 1 || value === -1 ? 'credit' : 'credits'}`;
+}
+
 /** `+200` / `−3`: a ledger amount, with its sign. */
 export function formatAmount(value: number): string {
   return value > 0 ? `+${NUMBER.format(value)}` : `−${NUMBER.format(-value)}`;

@@ -3,6 +3,7 @@ import { ledgerPage } from '../data/ledger.ts';
 import { formatAmount, formatNumber, formatTime } from './format.ts';
 import { Page } from './layout.tsx';
 import { LEDGER_CSV_HEADER, ledgerCsvRecord } from './ledger-csv.ts';
+import { operationName } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Web } from './web-env.ts';
 
@@ -58,8 +59,15 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
                   <td data-label="Balance" class="number">
                     {formatNumber(row.balanceAfter)}
                   </td>
-                  <td data-label="Operation">{row.operation && <code>{row.operation}</code>}</td>
-                  <td data-label="Key">{row.keyPrefix && <code>{row.keyPrefix}…</code>}</td>
+                  <td data-label="Operation">{row.operation && operationName(row.operation)}</td>
+                  <td data-label="Key">
+                    {row.keyPrefix && (
+                      <>
+                        {row.keyName && <span class="key-name">{row.keyName} </span>}
+                        <code>{row.keyPrefix}…</code>
+                      </>
+                    )}
+                  </td>
                   <td data-label="Reference" class="reference">
                     <code>{row.paymentReference ?? row.requestId ?? ''}</code>
                   </td>

@@ -5,6 +5,7 @@ import { usageByDay } from '../data/usage.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
 import { requireSession } from './session.ts';
+import { OperationsTable } from './usage-operations.tsx';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
 import type { Web } from './web-env.ts';
 
@@ -86,43 +87,11 @@ export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => 
           />
           <script type="application/json" id="usage-data" dangerouslySetInnerHTML={{ __html: jsonBlock(usage) }} />
           <h3>Per operation</h3>
-          <div class="table-wrap">
-            <table data-testid="usage-operations" class="stack">
-              <thead>
-                <tr>
-                  <th>Operation</th>
-                  <th class="number">Calls</th>
-                  <th class="number">Refunded</th>
-                  <th class="number">Credits</th>
-                </tr>
-              </thead>
-              <tbody>
-                {usage.operations.length === 0 && (
-                  <tr>
-                    <td colspan={4} class="muted">
-                      No billed calls in this period.
-                    </td>
-                  </tr>
-                )}
-                {usage.operations.map((row) => (
-                  <tr>
-                    <td data-label="Operation">
-                      <code>{row.operation}</code>
-                    </td>
-                    <td data-label="Calls" class="number">
-                      {formatNumber(row.calls)}
-                    </td>
-                    <td data-label="Refunded" class="number">
-                      {formatNumber(row.refundedCalls)}
-                    </td>
-                    <td data-label="Credits" class="number">
-                      {formatNumber(row.credits)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <OperationsTable usage={usage} />
+          <p class="muted">
+            Prices come from the API's contract; a call the service fails is refunded. Free: your balance, usage and
+            ledger.
+          </p>
           <details>
             <summary>Every day as a table</summary>
             <div class="table-wrap">

@@ -155,7 +155,7 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     expect(await page.getByTestId('period-credits').textContent()).toBe('9');
     await expect.poll(() => page.locator('#usage-chart canvas').count()).toBe(1);
     expect(await page.getByTestId('usage-operations').locator('tbody tr').first().textContent()).toBe(
-      'getAdvertiserSummary309',
+      'Advertiser summary3 credits309',
     );
     await shot(page, 'desktop-7-overview-with-usage');
     // Reported, not asserted: what the overview weighs and how soon its first byte comes.

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractOperations } from '../../src/contract/operations.ts';
 import { addCredits } from '../../src/data/accounts.ts';
 import { LEDGER_PAGE_ROWS } from '../../src/web/ledger.tsx';
 import { csvText } from '../../src/web/ledger-csv.ts';
@@ -110,6 +111,39 @@ describe('the ledger and usage pages', () => {
     ]);
     const ninety = await browser.get('/account?days=90');
     expect(JSON.parse(/id="usage-data">(.*?)<\/script>/s.exec(ninety.text)![1]).days).toHaveLength(90);
+  });
+
+  it('usage and ledger name operations as the contract does, with each price, and the key by its name', async () => {
+    const browser = await page.signedIn('names@example.com');
+    const { key } = await keyFor(browser);
+    await call(key, '/api/v1/brandbid?domain=acme-outdoor.com');
+    const overview = await browser.get('/account');
+    const operations = /data-testid="usage-operations"(.*?)<\/table>/s.exec(overview.text)![1];
+    const rows = [...operations.matchAll(/<tr>(.*?)<\/tr>/gs)]
+      .slice(1)
+      .map((row) => [...row[1].matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((cell) => cell[1].replace(/<[^>]+>/g, '')));
+    // Every billed operation of the contract, with its x-credit-cost and its summary; the used one first.
+    const billed = contractOperations.filter((op) => op.creditCost > 0);
+    expect(rows).toHaveLength(billed.length);
+    const brandBid = billed.find((op) => op.operationId === 'getBrandBidReport')!;
+    expect(brandBid.summary).toBe('Brand-bid report');
+    expect(rows[0]).toEqual([
+      'Brand-bid report',
+      `${brandBid.creditCost} credits`,
+      '1',
+      '0',
+      String(brandBid.creditCost),
+    ]);
+    for (const op of billed)
+      expect(rows).toContainEqual(
+        expect.arrayContaining([op.summary, `${op.creditCost} credit${op.creditCost === 1 ? '' : 's'}`]),
+      );
+    expect(operations).not.toContain('getBrandBidReport');
+
+    const ledger = await browser.get('/account/ledger');
+    expect(ledger.text).toContain('<td data-label="Operation">Brand-bid report</td>');
+    expect(ledger.text).not.toContain('getBrandBidReport');
+    expect(ledger.text).toContain(`<span class="key-name">calls </span><code>${key.slice(0, 12)}…</code>`);
   });
 
   it('the usage data block cannot end its script element', async () => {
