@@ -12,7 +12,7 @@ import type { Web, WebDependencies } from './web-env.ts';
 export function registerDashboardPages(web: Web, { sql, now, payments }: WebDependencies) {
   registerOverview(web, { sql, now });
   registerKeys(web, { sql });
-  registerLedger(web, { sql });
+  registerLedger(web, { sql, now });
   registerCredits(web, { sql, payments });
   registerAlerts(web, { sql });
 }

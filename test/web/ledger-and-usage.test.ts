@@ -58,6 +58,59 @@ describe('the ledger and usage pages', () => {
     ).toBe(true);
   });
 
+  it('the ledger filters by key, kind and UTC days, pages back and forth, and its CSV covers the filter', async () => {
+    const browser = await page.signedIn('filters@example.com');
+    const { key: alpha, accountId } = await keyFor(browser);
+    const { key: beta } = await createKeyOnPage(browser, { name: 'beta' });
+    const idOf = async (key: string) =>
+      (await page.db.sql<{ id: number }[]>`SELECT id FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`)[0].id;
+    const [alphaId, betaId] = [await idOf(alpha), await idOf(beta)];
+    for (let i = 0; i < 3; i++) await call(alpha, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+    for (let i = 0; i < 2; i++) await call(beta, '/api/v1/domain?domain=acme-outdoor.com');
+    for (let i = 0; i < LEDGER_PAGE_ROWS + 10; i++) await addCredits(page.db.sql, accountId, 5, `filters-${i}`);
+    // One charge of alpha's on an earlier day.
+    await page.db.sql`
+      UPDATE ledger SET created_at = '2026-11-01T10:00:00Z'
+      WHERE id = (SELECT min(id) FROM ledger WHERE key_id = ${alphaId} AND kind = 'charge')`;
+    const entries = (shown: { text: string }) =>
+      [...shown.text.matchAll(/<td data-label="Kind">(\w+)<\/td>/g)].map((match) => match[1]);
+
+    const alphaOnly = await browser.get(`/account/ledger?key=${alphaId}`);
+    expect(entries(alphaOnly)).toEqual(['charge', 'charge', 'charge', 'grant']);
+    expect(alphaOnly.text).toContain(`<option value="${alphaId}" selected="">`);
+    expect(entries(await browser.get(`/account/ledger?key=${betaId}&kind=charge`))).toEqual(['charge', 'charge']);
+    expect(entries(await browser.get('/account/ledger?from=2026-11-01&to=2026-11-01'))).toEqual(['charge']);
+    expect(entries(await browser.get('/account/ledger?kind=refund'))).toEqual([]);
+
+    // Purchases only: two pages, and the second leads back to the first.
+    const first = await browser.get('/account/ledger?kind=purchase');
+    expect(entries(first)).toEqual(Array(LEDGER_PAGE_ROWS).fill('purchase'));
+    expect(first.text).not.toContain('Newer entries');
+    const older = /href="(\/account\/ledger\?kind=purchase&amp;before=\d+)"/.exec(first.text)![1];
+    const second = await browser.get(older.replaceAll('&amp;', '&'));
+    expect(entries(second)).toEqual(Array(10).fill('purchase'));
+    expect(second.text).not.toContain('Older entries');
+    const newer = /href="(\/account\/ledger\?kind=purchase&amp;after=\d+)" rel="prev"/.exec(second.text)![1];
+    const back = await browser.get(newer.replaceAll('&amp;', '&'));
+    expect(back.text.match(/<tbody>.*<\/tbody>/s)![0]).toBe(first.text.match(/<tbody>.*<\/tbody>/s)![0]);
+    expect(back.text).not.toContain('rel="prev"');
+
+    // The CSV: the filtered entries, every page of them, named by the account and the range.
+    expect(first.text).toContain('href="/account/ledger.csv?kind=purchase"');
+    const purchases = await browser.get('/account/ledger.csv?kind=purchase');
+    expect(parse(purchases.text, { columns: true })).toHaveLength(LEDGER_PAGE_ROWS + 10);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(purchases.headers.get('content-disposition')).toBe(
+      `attachment; filename="ledger-account-${accountId}-purchase-start-to-${today}.csv"`,
+    );
+    const day = await browser.get(`/account/ledger.csv?key=${alphaId}&from=2026-11-01&to=2026-11-01`);
+    expect(day.headers.get('content-disposition')).toBe(
+      `attachment; filename="ledger-account-${accountId}-key-${alphaId}-2026-11-01-to-2026-11-01.csv"`,
+    );
+    const records = parse(day.text, { columns: true }) as Record<string, string>[];
+    expect(records.map((r) => [r.kind, r.key_prefix])).toEqual([['charge', alpha.slice(0, 12)]]);
+  });
+
   it('the CSV holds every entry, parses as RFC 4180, and its amounts sum to the balance', async () => {
     const browser = await page.signedIn('csv@example.com');
     const { key, accountId } = await keyFor(browser);
@@ -67,7 +120,9 @@ describe('the ledger and usage pages', () => {
     const csv = await browser.get('/account/ledger.csv');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="ledger-${accountId}.csv"`);
+    expect(csv.headers.get('content-disposition')).toBe(
+      `attachment; filename="ledger-account-${accountId}-start-to-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     expect(csv.text.endsWith('\r\n')).toBe(true);
     const records = parse(csv.text, { columns: true }) as Record<string, string>[];
     expect(records.map((r) => r.kind)).toEqual(['charge', 'charge', 'charge', 'grant']);
