@@ -1,12 +1,14 @@
 import { findAccount } from '../data/accounts.ts';
-import { activeKeyCount } from '../data/api-keys.ts';
+import { keysOf } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
 import { usageByDay } from '../data/usage.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
 import { requireSession } from './session.ts';
+import { UsageKeyFilter } from './usage-key-filter.tsx';
 import { OperationsTable } from './usage-operations.tsx';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
+import { UsageStart } from './usage-start.tsx';
 import type { Web } from './web-env.ts';
 
 /** JSON for a `<script type="application/json">` block: nothing in it can end the block. */
@@ -20,13 +22,14 @@ export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => 
     const session = c.get('session')!;
     const period: Period = c.req.query('days') === '90' ? 90 : 30;
     const days = daysEnding(now(), period);
-    const [account, rows, keys] = await Promise.all([
-      findAccount(sql, session.accountId),
-      usageByDay(sql, session.accountId, days[0], days[days.length - 1]),
-      activeKeyCount(sql, session.accountId),
-    ]);
+    const [account, keyList] = await Promise.all([findAccount(sql, session.accountId), keysOf(sql, session.accountId)]);
+    const keyParam = c.req.query('key');
+    const selectedKey = keyList.find((key) => String(key.id) === keyParam);
+    const rows = await usageByDay(sql, session.accountId, days[0], days[days.length - 1], selectedKey?.id);
+    const keys = keyList.filter((key) => key.revokedAt === null).length;
     const balance = account?.balance ?? 0;
     const usage = usageSeries(rows, days);
+    const keyQuery = selectedKey ? `&key=${selectedKey.id}` : '';
     return c.html(
       <Page
         title="Overview"
@@ -73,18 +76,23 @@ export function registerOverview(web: Web, { sql, now }: { sql: Sql; now: () => 
             <h2>Usage per day (UTC)</h2>
             <nav aria-label="Period" class="tabs">
               {PERIODS.map((days) => (
-                <a href={`/account?days=${days}`} aria-current={days === period ? 'page' : undefined}>
+                <a href={`/account?days=${days}${keyQuery}`} aria-current={days === period ? 'page' : undefined}>
                   {days} days
                 </a>
               ))}
             </nav>
           </div>
-          <div
-            id="usage-chart"
-            class="chart"
-            role="img"
-            aria-label={`Credits and calls per day, last ${period} days`}
-          />
+          <UsageKeyFilter keys={keyList} period={period} selected={selectedKey} />
+          {usage.total.calls === 0 ? (
+            <UsageStart keys={keyList} period={period} selectedKey={selectedKey} origin={new URL(c.req.url).origin} />
+          ) : (
+            <div
+              id="usage-chart"
+              class="chart"
+              role="img"
+              aria-label={`Credits and calls per day, last ${period} days${selectedKey ? ', one key' : ''}`}
+            />
+          )}
           <script type="application/json" id="usage-data" dangerouslySetInnerHTML={{ __html: jsonBlock(usage) }} />
           <h3>Per operation</h3>
           <OperationsTable usage={usage} />

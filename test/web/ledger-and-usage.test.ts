@@ -201,6 +201,42 @@ describe('the ledger and usage pages', () => {
     expect(ledger.text).toContain(`<span class="key-name">calls </span><code>${key.slice(0, 12)}…</code>`);
   });
 
+  it(
+    'a new account’s overview says what to do first instead of an empty chart; a key selector shows one ' + 'key',
+    async () => {
+      const browser = await page.signedIn('first-steps@example.com');
+      const empty = await browser.get('/account');
+      expect(empty.text).toContain('data-testid="usage-empty"');
+      expect(empty.text).toContain('<a href="/account/keys">Create an API key</a>');
+      expect(empty.text).toContain('Test key');
+      expect(empty.text).toContain('/api/v1/advertiser?name=Acme%20Outdoor');
+      expect(empty.text).not.toContain('id="usage-chart"');
+
+      const { key: alpha } = await keyFor(browser);
+      const { key: beta } = await createKeyOnPage(browser, { name: 'beta' });
+      const idOf = async (key: string) =>
+        (await page.db.sql<{ id: number }[]>`SELECT id FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`)[0].id;
+      const [alphaId, betaId] = [await idOf(alpha), await idOf(beta)];
+      expect((await browser.get('/account')).text).toContain('You have 2 keys');
+      await call(alpha, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+      await call(alpha, '/api/v1/advertiser?name=Acme%20Outdoor%20GmbH');
+      await call(beta, '/api/v1/domain?domain=acme-outdoor.com');
+      const credits = (shown: { text: string }) => /data-testid="period-credits">\s*([\d,]+)\s*</.exec(shown.text)![1];
+      const all = await browser.get('/account');
+      expect(all.text).toContain('id="usage-chart"');
+      expect(all.text).not.toContain('data-testid="usage-empty"');
+      expect(credits(all)).toBe('9');
+      const one = await browser.get(`/account?days=90&key=${alphaId}`);
+      expect(credits(one)).toBe('6');
+      expect(one.text).toContain(`<option value="${alphaId}" selected="">`);
+      expect(one.text).toContain(`href="/account?days=30&amp;key=${alphaId}"`);
+      expect(credits(await browser.get(`/account?key=${betaId}`))).toBe('3');
+      // Another account's key is no key of this overview: every key's usage is shown.
+      const stranger = await page.signedIn('stranger-keys@example.com');
+      expect(credits(await stranger.get(`/account?key=${alphaId}`))).toBe('0');
+    },
+  );
+
   it('the usage data block cannot end its script element', async () => {
     const browser = await page.signedIn('script@example.com');
     const overview = await browser.get('/account');
