@@ -3,7 +3,7 @@ import { createApiKey } from '../data/accounts.ts';
 import { type KeyListing, keyOf, keysOf, revokeKeyOf, setDailyCap } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
 import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
-import { formatNumber, formatTime } from './format.ts';
+import { formatCredits, formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { NEW_KEY_FLASH_SECONDS, openNewKey, sealNewKey } from './new-key-flash.ts';
 import { requireSession } from './session.ts';
@@ -27,8 +27,8 @@ function capNotice(key: KeyListing): string {
   const name = `“${key.name ?? key.displayPrefix}”`;
   return key.dailyCap === null
     ? `${name} has no daily cap now.`
-    : `${name} may spend up to ${formatNumber(key.dailyCap)} credits per UTC day; ` +
-        `${formatNumber(key.spentToday)} are spent today.`;
+    : `${name} may spend up to ${formatCredits(key.dailyCap)} per UTC day; ` +
+        `${formatNumber(key.spentToday)} ${key.spentToday === 1 ? 'is' : 'are'} spent today.`;
 }
 
 function CapPage({
@@ -50,7 +50,8 @@ function CapPage({
         <p>
           The most credits <code>{keyListing.displayPrefix}…</code> may spend per UTC day, refunds deducted. A call that
           would go past it answers <code>403 daily_cap_reached</code>, free, until midnight UTC; your other keys are not
-          affected. Spent today: <strong>{formatNumber(keyListing.spentToday)}</strong> credits.
+          affected. Spent today: <strong>{formatNumber(keyListing.spentToday)}</strong>{' '}
+          {keyListing.spentToday === 1 ? 'credit' : 'credits'}.
         </p>
         {problem && (
           <Notice kind="error" id={FORM_PROBLEM_ID}>
