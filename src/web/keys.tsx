@@ -6,6 +6,7 @@ import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
 import { formatCredits, formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { NEW_KEY_FLASH_SECONDS, openNewKey, sealNewKey } from './new-key-flash.ts';
+import { BILLED_OPERATIONS } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
@@ -29,6 +30,14 @@ function capNotice(key: KeyListing): string {
     ? `${name} has no daily cap now.`
     : `${name} may spend up to ${formatCredits(key.dailyCap)} per UTC day; ` +
         `${formatNumber(key.spentToday)} ${key.spentToday === 1 ? 'is' : 'are'} spent today.`;
+}
+
+/** The cheapest billed call, from the contract: a cap with less room than this stops every call. */
+const CHEAPEST_CALL = Math.min(...BILLED_OPERATIONS.map((op) => op.price));
+
+/** A capped key that no billed call can pass today (docs/product-rules.md R12.54). */
+function capReached(key: KeyListing): boolean {
+  return key.dailyCap !== null && key.dailyCap - key.spentToday < CHEAPEST_CALL;
 }
 
 function CapPage({
@@ -109,14 +118,21 @@ function KeyTable({ keys }: { keys: KeyListing[] }) {
               <td data-label="Key">
                 <code>{key.displayPrefix}…</code>
               </td>
-              <td data-label="Created">{formatTime(key.createdAt)}</td>
-              <td data-label="Last used">
+              <td data-label="Created" class="time">
+                {formatTime(key.createdAt)}
+              </td>
+              <td data-label="Last used" class="time">
                 {key.lastUsedAt ? formatTime(key.lastUsedAt) : <span class="muted">never</span>}
               </td>
               <td data-label="Daily cap">
                 {key.dailyCap === null ? (
                   <span>
                     {formatNumber(key.spentToday)} today, <span class="muted">no cap</span>
+                  </span>
+                ) : capReached(key) ? (
+                  <span class="at-cap">
+                    {formatNumber(key.spentToday)} of {formatNumber(key.dailyCap)} today{' '}
+                    <strong class="state capped">cap reached</strong>
                   </span>
                 ) : (
                   <span>

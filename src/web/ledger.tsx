@@ -51,7 +51,7 @@ function FilterForm({ filter, keys }: { filter: LedgerFilter; keys: KeyListing[]
         <label for="filter-to">To (UTC)</label>
         <input id="filter-to" name="to" type="date" value={filter.to ?? ''} />
       </div>
-      <div class="field actions">
+      <div class="field filter-actions">
         <button type="submit" class="secondary">
           Filter
         </button>

@@ -26,7 +26,7 @@ export function UsageKeyFilter({
           ))}
         </select>
       </div>
-      <div class="field actions">
+      <div class="field filter-actions">
         <button type="submit" class="secondary">
           Show
         </button>

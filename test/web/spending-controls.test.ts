@@ -39,7 +39,10 @@ describe('spending controls on the account page', () => {
     const refused = await summary(key);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: 'daily_cap_reached', daily_cap: 6, spent_today: 6 });
-    expect((await browser.get('/account/keys')).text).toContain('6 of 6 today');
+    // At its cap, the key stands out in the list.
+    expect((await browser.get('/account/keys')).text).toContain(
+      '<span class="at-cap">6 of 6 today <strong class="state capped">cap reached</strong>',
+    );
 
     expect((await browser.post(`/account/keys/${id}/cap`, { daily_cap: '' })).status).toBe(303);
     expect((await browser.get(`/account/keys?capped=${id}`)).text).toContain('“script” has no daily cap now.');
@@ -63,6 +66,7 @@ describe('spending controls on the account page', () => {
       expect((await usage.json()).daily_caps).toEqual([
         { key_prefix: key.slice(0, 12), name: 'live', daily_cap: 9, spent_today: 6 },
       ]);
+      expect((await browser.get('/account/keys')).text).not.toContain('cap reached'); // 6 of 9: room for a call
       expect((await summary(key)).status).toBe(404);
       const refused = await summary(key);
       expect(await refused.json()).toMatchObject({ error: 'daily_cap_reached', daily_cap: 9, spent_today: 9 });
