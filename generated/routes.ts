@@ -1115,7 +1115,7 @@ const InsufficientCredits1Response = {
         insufficient: {
           value: {
             error: 'insufficient_credits',
-            message: 'This call costs 1 credits and the balance is 0.',
+            message: 'This call costs 1 credit and the balance is 0.',
             required: 1,
             balance: 0,
           },

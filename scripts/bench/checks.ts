@@ -178,7 +178,7 @@ export async function checkAccounts(
 /**
  * The capped keys' spend counters, which the debit statement keeps for the cap check: each key's
  * spend today (UTC) equals its charges today that were not refunded, as the ledger records them
- * (the count `setDailyCap` starts from), and stays within its cap.
+ * (every key keeps the count, capped or not), and stays within its cap.
  */
 export async function checkCapSpend(sql: Sql, capped: readonly BenchAccount[]): Promise<CheckOutcome> {
   const name = "capped keys' spend today = their charges today, within the cap";

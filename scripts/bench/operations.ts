@@ -117,6 +117,7 @@ export const FLOOR_OPERATION: ContractOperation = {
   path: FLOOR_PATH,
   method: 'GET',
   creditCost: 0,
+  summary: 'Framework floor (benchmark)',
   queryParameters: [],
   mediaTypes: ['application/json'],
 };

@@ -2,6 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { components } from '../../generated/api-types.ts';
 import { isUnavailable } from '../data/errors.ts';
 import { redactApiKeys } from './api-key.ts';
+import { creditsText } from './credits-text.ts';
 import { openapiDocument, resolveRef } from './document.ts';
 import type { OpenAPIV31 } from './openapi-types.ts';
 
@@ -137,7 +138,7 @@ export const keyInQueryString = () =>
   );
 
 export const insufficientCredits = (required: number, balance: number) =>
-  new ApiError('insufficient_credits', `This call costs ${required} credits and the balance is ${balance}.`, {
+  new ApiError('insufficient_credits', `This call costs ${creditsText(required)} and the balance is ${balance}.`, {
     required,
     balance,
   });
@@ -146,8 +147,8 @@ export const insufficientCredits = (required: number, balance: number) =>
 export const dailyCapReached = (required: number, dailyCap: number, spentToday: number, now: Date) =>
   new ApiError(
     'daily_cap_reached',
-    `This call costs ${required} credits and would take this API key past its daily cap: ` +
-      `${spentToday} of ${dailyCap} credits spent today (UTC). The cap starts afresh at 00:00 UTC.`,
+    `This call costs ${creditsText(required)} and would take this API key past its daily cap: ` +
+      `${spentToday} of ${creditsText(dailyCap)} spent today (UTC). The cap starts afresh at 00:00 UTC.`,
     { required, daily_cap: dailyCap, spent_today: spentToday },
     { retryAfter: secondsToNextUtcMidnight(now) },
   );

@@ -14,6 +14,8 @@ export interface ContractOperation {
   method: string;
   /** Price in credits, from the operation's `x-credit-cost`. */
   creditCost: number;
+  /** Its name for people, from the operation's `summary` (the account page shows it). */
+  summary: string;
   /** The query parameters it declares, in order. */
   queryParameters: readonly ContractQueryParameter[];
   /** The media types its `200` answers in, in the contract's order: the first is the default. */
@@ -44,6 +46,7 @@ function readOperations(): ContractOperation[] {
         path,
         method: method.toUpperCase(),
         creditCost,
+        summary: typeof operation.summary === 'string' ? operation.summary : operation.operationId,
         queryParameters,
         mediaTypes,
       });

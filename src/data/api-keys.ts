@@ -10,7 +10,7 @@ export interface KeyListing {
   revokedAt: Date | null;
   /** Credits the key may spend per UTC day; null: no cap. */
   dailyCap: number | null;
-  /** Credits it spent today (UTC), refunds deducted; kept only while it has a cap (0 without). */
+  /** Credits it spent today (UTC), refunds deducted, capped or not (a test key's at what its calls would cost). */
   spentToday: number;
   /** A test key: its calls are the sandbox's (docs/product-rules.md §17). */
   sandbox: boolean;
@@ -86,24 +86,13 @@ export async function markKeysUsed(sql: Sql, keyIds: number[]): Promise<void> {
 
 /**
  * Sets or removes (null) the daily cap of one of the account's active keys; false when the key is
- * another account's, revoked or unknown. A new cap counts what the key already spent today (UTC),
- * refunds deducted, from the ledger. The account's row is locked first, as a debit locks it, so
- * no charge of the key lands between the count and the cap.
+ * another account's, revoked or unknown. The key's spend today is kept by every debit, capped or
+ * not (migrations/00023_spend-of-every-key), so a new cap counts what the key already spent today.
  */
 export async function setDailyCap(sql: Sql, accountId: number, keyId: number, cap: number | null): Promise<boolean> {
-  return (await sql.begin(async (tx) => {
-    await tx`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`;
-    const rows = await tx`
-      UPDATE api_keys k
-      SET daily_cap = ${cap},
-        cap_day = (now() AT TIME ZONE 'UTC')::date,
-        cap_day_spent = (
-          SELECT coalesce(sum(-c.amount), 0) FROM ledger c
-          WHERE c.account_id = ${accountId} AND c.key_id = k.id AND c.kind = 'charge'
-            AND c.created_at >= (now() AT TIME ZONE 'UTC')::date AT TIME ZONE 'UTC'
-            AND NOT EXISTS (SELECT 1 FROM ledger r WHERE r.refund_of = c.id))
-      WHERE k.id = ${keyId} AND k.account_id = ${accountId} AND k.revoked_at IS NULL
-      RETURNING k.id`;
-    return rows.length === 1;
-  })) as boolean;
+  const rows = await sql`
+    UPDATE api_keys SET daily_cap = ${cap}
+    WHERE id = ${keyId} AND account_id = ${accountId} AND revoked_at IS NULL
+    RETURNING id`;
+  return rows.length === 1;
 }

@@ -247,13 +247,14 @@ async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: stri
       FROM charge
       WHERE a.id = charge.account_id
       RETURNING a.balance
-    ), uncapped AS (
-      -- A refunded call does not count against its key's daily cap. After the account's row lock
-      -- (it reads credited), as a debit takes them, so the two never wait on each other in turn.
+    ), unspent AS (
+      -- A refunded call does not count in its key's spend today, nor so against its daily cap.
+      -- After the account's row lock (it reads credited), as a debit takes them, so the two never
+      -- wait on each other in turn.
       UPDATE api_keys k
       SET cap_day_spent = greatest(k.cap_day_spent - charge.credits, 0)
       FROM charge, credited
-      WHERE k.id = charge.key_id AND k.daily_cap IS NOT NULL
+      WHERE k.id = charge.key_id
         AND k.cap_day = (charge.created_at AT TIME ZONE 'UTC')::date
     ), settled AS (
       DELETE FROM undelivered_charges u USING charge WHERE u.charge_id = charge.id

@@ -10,6 +10,8 @@ export interface LedgerRow {
   balanceAfter: number;
   /** The display prefix of the key of a charge, a refund or a grant; null for a purchase. */
   keyPrefix: string | null;
+  /** The name its holder gave that key, if any. */
+  keyName: string | null;
   /** The operationId of a charge or refund. */
   operation: string | null;
   /** The X-Request-Id of the call charged or refunded. */
@@ -20,16 +22,43 @@ export interface LedgerRow {
   createdAt: Date;
 }
 
+/** Which entries of the account's ledger to read; every field absent: all of them. */
+export interface LedgerFilter {
+  /** One of the account's keys (its id). */
+  keyId?: number;
+  kind?: LedgerRow['kind'];
+  /** From this UTC day (`YYYY-MM-DD`), included. */
+  from?: string;
+  /** To this UTC day, included. */
+  to?: string;
+}
+
 /**
- * Up to `limit` rows of the account's ledger, newest first, older than the row `before` when it is
- * given (keyset pagination: a page stays the same while new rows arrive). `more` says whether
- * older rows exist.
+ * Up to `limit` rows of the account's ledger that `filter` selects, newest first: older than the
+ * row `before` when it is given, else the ones just newer than the row `after` (the previous
+ * page), else the newest (keyset pagination: a page stays the same while new rows arrive).
+ * `more` says whether older rows exist, `newer` whether newer ones do (asked only with `askNewer`
+ * or `after`: it costs a second query).
  */
 export async function ledgerPage(
   sql: Sql,
   accountId: number,
-  { before, limit }: { before?: number; limit: number },
-): Promise<{ rows: LedgerRow[]; more: boolean }> {
+  {
+    before,
+    after,
+    limit,
+    filter = {},
+    askNewer = false,
+  }: { before?: number; after?: number; limit: number; filter?: LedgerFilter; askNewer?: boolean },
+): Promise<{ rows: LedgerRow[]; more: boolean; newer: boolean }> {
+  const { keyId, kind, from, to } = filter;
+  const selected = sql`
+    l.account_id = ${accountId}
+    ${keyId === undefined ? sql`` : sql`AND l.key_id = ${keyId}`}
+    ${kind === undefined ? sql`` : sql`AND l.kind = ${kind}`}
+    ${from === undefined ? sql`` : sql`AND l.created_at >= (${from}::date)::timestamp AT TIME ZONE 'UTC'`}
+    ${to === undefined ? sql`` : sql`AND l.created_at < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC'`}`;
+  const backwards = before === undefined && after !== undefined;
   const rows = await sql<
     {
       id: number;
@@ -37,6 +66,7 @@ export async function ledgerPage(
       amount: number;
       balance_after: number;
       key_prefix: string | null;
+      key_name: string | null;
       endpoint: string | null;
       request_id: string | null;
       payment_reference: string | null;
@@ -44,22 +74,39 @@ export async function ledgerPage(
       created_at: Date;
     }[]
   >`
-    SELECT l.id, l.kind, l.amount, l.balance_after, k.display_prefix AS key_prefix, l.endpoint,
-           l.request_id, l.payment_reference, l.refund_of, l.created_at
+    SELECT l.id, l.kind, l.amount, l.balance_after, k.display_prefix AS key_prefix, k.name AS key_name,
+           l.endpoint, l.request_id, l.payment_reference, l.refund_of, l.created_at
     FROM ledger l
     LEFT JOIN api_keys k ON k.id = l.key_id
-    WHERE l.account_id = ${accountId}
-      AND l.id < ${before ?? Number.MAX_SAFE_INTEGER}
-    ORDER BY l.id DESC
+    WHERE ${selected}
+      AND ${backwards ? sql`l.id > ${after!}` : sql`l.id < ${before ?? Number.MAX_SAFE_INTEGER}`}
+    ORDER BY ${backwards ? sql`l.id ASC` : sql`l.id DESC`}
     LIMIT ${limit + 1}`;
+  const page = rows.slice(0, limit);
+  if (backwards) page.reverse();
+  const [newest, oldest] = [page[0], page.at(-1)];
+  // The side the page was read towards is known from the extra row; the other side is asked.
+  const beyond = async (sideId: number | undefined, newerSide: boolean) =>
+    sideId !== undefined &&
+    (
+      await sql`
+        SELECT 1 FROM ledger l WHERE ${selected}
+          AND ${newerSide ? sql`l.id > ${sideId}` : sql`l.id < ${sideId}`} LIMIT 1`
+    ).length === 1;
+  const more = backwards ? await beyond(oldest?.id ?? after, false) : rows.length > limit;
+  const newer = backwards
+    ? rows.length > limit
+    : askNewer && before !== undefined && (await beyond(newest?.id ?? before - 1, true));
   return {
-    more: rows.length > limit,
-    rows: rows.slice(0, limit).map((row) => ({
+    more,
+    newer,
+    rows: page.map((row) => ({
       id: row.id,
       kind: row.kind,
       amount: row.amount,
       balanceAfter: row.balance_after,
       keyPrefix: row.key_prefix,
+      keyName: row.key_name,
       operation: row.endpoint,
       requestId: row.request_id,
       paymentReference: row.payment_reference,

@@ -19,7 +19,14 @@ export interface UsageRow {
  * in day then operation order. A refund counts on the day of the charge it returns, so a day's
  * credits are what that day's calls finally cost. Free calls write no ledger row and are not here.
  */
-export async function usageByDay(sql: Sql, accountId: number, from: string, to: string): Promise<UsageRow[]> {
+export async function usageByDay(
+  sql: Sql,
+  accountId: number,
+  from: string,
+  to: string,
+  /** One of the account's keys only; every key when absent. */
+  keyId?: number,
+): Promise<UsageRow[]> {
   const rows = await sql<{ day: string; operation: string; calls: number; refunded_calls: number; credits: number }[]>`
     SELECT to_char(charge.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
            charge.endpoint AS operation,
@@ -29,6 +36,7 @@ export async function usageByDay(sql: Sql, accountId: number, from: string, to: 
     FROM ledger charge
     LEFT JOIN ledger refund ON refund.refund_of = charge.id
     WHERE charge.account_id = ${accountId}
+      ${keyId === undefined ? sql`` : sql`AND charge.key_id = ${keyId}`}
       AND charge.kind = 'charge'
       AND charge.created_at >= (${from}::date)::timestamp AT TIME ZONE 'UTC'
       AND charge.created_at < (${to}::date + 1)::timestamp AT TIME ZONE 'UTC'

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { creditsText } from '../contract/credits-text.ts';
 import { type ApiError, asApiError, errorBody, unknownPath } from '../contract/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { KeyRateLimit } from './rate-limit.ts';
@@ -21,11 +22,11 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
     const refunded = c.get('creditsRefunded') ?? 0;
     extra.credits_refunded = refunded;
     if (c.get('refundOwed'))
-      message += ` The ${refunded} credits charged for this call are refunded as soon as the database is back.`;
+      message += ` The ${creditsText(refunded)} charged for this call are refunded as soon as the database is back.`;
     else
       message +=
         refunded > 0
-          ? ` The ${refunded} credits charged for this call were refunded.`
+          ? ` The ${creditsText(refunded)} charged for this call ${refunded === 1 ? 'was' : 'were'} refunded.`
           : ' Nothing was charged for this call.';
   }
   const headers: Record<string, string> = {};

@@ -5,6 +5,7 @@ import { registerAssets } from './assets.ts';
 import { registerAuthPages } from './auth-pages.ts';
 import { csrfProtection } from './csrf.ts';
 import { registerDashboardPages } from './dashboard-pages.ts';
+import { registerNotFound } from './not-found.tsx';
 import { withOperator } from './operator.tsx';
 import { loadSession } from './session.ts';
 import type { Web, WebDependencies, WebEnv } from './web-env.ts';
@@ -46,5 +47,6 @@ export function createAccountPages(deps: WebDependencies): Web {
   web.use('*', ...csrfProtection(secure, () => deps.publicUrl().origin));
   registerAuthPages(web, { ...deps, secure });
   registerDashboardPages(web, deps);
+  registerNotFound(web);
   return web;
 }

@@ -16,7 +16,7 @@ export function registerDashboardPages(web: Web, deps: WebDependencies) {
   const { sql, now, payments, operator, webhooks } = deps;
   registerOverview(web, { sql, now, payments, operator });
   registerKeys(web, { sql });
-  registerLedger(web, { sql });
+  registerLedger(web, { sql, now });
   registerCredits(web, { sql, payments, operator });
   registerAlerts(web, { sql, webhooks });
   registerSettings(web, {

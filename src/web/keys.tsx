@@ -1,8 +1,12 @@
+import { isTestApiKey } from '../contract/api-key.ts';
 import { createApiKey } from '../data/accounts.ts';
 import { type KeyListing, keyOf, keysOf, revokeKeyOf, setDailyCap } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
-import { formatNumber, formatTime } from './format.ts';
+import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
+import { formatCredits, formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
+import { NEW_KEY_FLASH_SECONDS, openNewKey, sealNewKey } from './new-key-flash.ts';
+import { BILLED_OPERATIONS } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
 
@@ -24,8 +28,16 @@ function capNotice(key: KeyListing): string {
   const name = `“${key.name ?? key.displayPrefix}”`;
   return key.dailyCap === null
     ? `${name} has no daily cap now.`
-    : `${name} may spend up to ${formatNumber(key.dailyCap)} credits per UTC day; ` +
-        `${formatNumber(key.spentToday)} are spent today.`;
+    : `${name} may spend up to ${formatCredits(key.dailyCap)} per UTC day; ` +
+        `${formatNumber(key.spentToday)} ${key.spentToday === 1 ? 'is' : 'are'} spent today.`;
+}
+
+/** The cheapest billed call, from the contract: a cap with less room than this stops every call. */
+const CHEAPEST_CALL = Math.min(...BILLED_OPERATIONS.map((op) => op.price));
+
+/** A capped key that no billed call can pass today (docs/product-rules.md R12.54). */
+function capReached(key: KeyListing): boolean {
+  return key.dailyCap !== null && key.dailyCap - key.spentToday < CHEAPEST_CALL;
 }
 
 function CapPage({
@@ -47,7 +59,8 @@ function CapPage({
         <p>
           The most credits <code>{keyListing.displayPrefix}…</code> may spend per UTC day, refunds deducted. A call that
           would go past it answers <code>403 daily_cap_reached</code>, free, until midnight UTC; your other keys are not
-          affected. Spent today: <strong>{formatNumber(keyListing.spentToday)}</strong> credits.
+          affected. Spent today: <strong>{formatNumber(keyListing.spentToday)}</strong>{' '}
+          {keyListing.spentToday === 1 ? 'credit' : 'credits'}.
         </p>
         {problem && (
           <Notice kind="error" id={FORM_PROBLEM_ID}>
@@ -105,13 +118,22 @@ function KeyTable({ keys }: { keys: KeyListing[] }) {
               <td data-label="Key">
                 <code>{key.displayPrefix}…</code>
               </td>
-              <td data-label="Created">{formatTime(key.createdAt)}</td>
-              <td data-label="Last used">
+              <td data-label="Created" class="time">
+                {formatTime(key.createdAt)}
+              </td>
+              <td data-label="Last used" class="time">
                 {key.lastUsedAt ? formatTime(key.lastUsedAt) : <span class="muted">never</span>}
               </td>
               <td data-label="Daily cap">
                 {key.dailyCap === null ? (
-                  <span class="muted">none</span>
+                  <span>
+                    {formatNumber(key.spentToday)} today, <span class="muted">no cap</span>
+                  </span>
+                ) : capReached(key) ? (
+                  <span class="at-cap">
+                    {formatNumber(key.spentToday)} of {formatNumber(key.dailyCap)} today{' '}
+                    <strong class="state capped">cap reached</strong>
+                  </span>
                 ) : (
                   <span>
                     {formatNumber(key.spentToday)} of {formatNumber(key.dailyCap)} today
@@ -148,12 +170,14 @@ function KeysPage(props: {
   session: Session;
   keys: KeyListing[];
   created?: { key: string; name: string; granted: number; test: boolean };
+  /** The new-key page was opened again: its key is not shown twice. */
+  shownAlready?: boolean;
   revoked?: string;
   capped?: string;
   problem?: string;
   name?: string;
 }) {
-  const { session, keys, created, revoked, capped, problem, name = '' } = props;
+  const { session, keys, created, shownAlready, revoked, capped, problem, name = '' } = props;
   return (
     <Page
       title="API keys"
@@ -191,6 +215,12 @@ function KeysPage(props: {
             Send it in the <code>Authorization: Bearer</code> header; see the <a href="/docs">API docs</a>.
           </p>
         </section>
+      )}
+      {shownAlready && (
+        <Notice kind="info">
+          A new key is shown only once, and this page showed it already (or it waited more than five minutes). If you
+          did not copy it, revoke it below and create another.
+        </Notice>
       )}
       {revoked && <Notice kind="success">The key {revoked} is revoked: calls with it now answer 401.</Notice>}
       {capped && <Notice kind="success">{capped}</Notice>}
@@ -237,10 +267,15 @@ function nameProblem(name: string): string | null {
   return null;
 }
 
+/** Where a key's creation redirects: the one page view that shows its plaintext. */
+const NEW_KEY_PATH = '/account/keys/new';
+
 /**
- * GET/POST /account/keys, GET/POST /account/keys/:id/revoke (docs/product-rules.md R12.30–R12.35),
- * GET/POST /account/keys/:id/cap (§14).
- * A new key's plaintext is in the answer to its POST only: never stored, never redirected with.
+ * GET/POST /account/keys, GET /account/keys/new, GET/POST /account/keys/:id/revoke
+ * (docs/product-rules.md R12.30–R12.35), GET/POST /account/keys/:id/cap (§14).
+ * A new key's plaintext goes from its POST to the page it redirects to in a flash sealed for the
+ * session, read once (R12.30): never in a URL, and a reload shows it no more instead of making
+ * another key.
  */
 export function registerKeys(web: Web, { sql }: { sql: Sql }) {
   web.get('/keys', requireSession, async (c) => {
@@ -270,10 +305,32 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
       return c.html(<KeysPage session={session} keys={keys} problem={problem} name={name} />, 400);
     }
     const created = await createApiKey(sql, session.accountId, { name, test });
+    await putNewKeyFlash(
+      sql,
+      session.idHash,
+      { keyId: created.id, sealed: sealNewKey(session.flashKey, created.key), granted: created.granted },
+      NEW_KEY_FLASH_SECONDS,
+    );
+    return c.redirect(NEW_KEY_PATH, 303);
+  });
+  web.get('/keys/new', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const flash = await takeNewKeyFlash(sql, session.idHash);
+    const plaintext = flash && openNewKey(session.flashKey, flash.sealed);
     const keys = await keysOf(sql, session.accountId);
+    const key = flash && keys.find((listed) => listed.id === flash.keyId);
+    if (!flash || !plaintext || !key) return c.html(<KeysPage session={session} keys={keys} shownAlready />);
     return c.html(
-      <KeysPage session={session} keys={keys} created={{ key: created.key, name, granted: created.granted, test }} />,
-      201,
+      <KeysPage
+        session={session}
+        keys={keys}
+        created={{
+          key: plaintext,
+          name: key.name ?? key.displayPrefix,
+          granted: flash.granted,
+          test: isTestApiKey(plaintext),
+        }}
+      />,
     );
   });
   web.get('/keys/:id{[0-9]{1,15}}/revoke', requireSession, async (c) => {

@@ -1,8 +1,12 @@
+import type { KeyListing } from '../data/api-keys.ts';
+import { keysOf } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
-import { ledgerPage } from '../data/ledger.ts';
+import { type LedgerFilter, ledgerPage } from '../data/ledger.ts';
 import { formatAmount, formatNumber, formatTime } from './format.ts';
 import { Page } from './layout.tsx';
 import { LEDGER_CSV_HEADER, ledgerCsvRecord } from './ledger-csv.ts';
+import { LEDGER_KINDS, ledgerCsvFileName, ledgerFilterOf, ledgerFilterQuery } from './ledger-filter.ts';
+import { operationName } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Web } from './web-env.ts';
 
@@ -10,23 +14,82 @@ import type { Web } from './web-env.ts';
 export const LEDGER_PAGE_ROWS = 50;
 const CSV_BATCH_ROWS = 1_000;
 
-/** GET /account/ledger (paged, newest first) and GET /account/ledger.csv (docs/product-rules.md R12.39, R12.40). */
-export function registerLedger(web: Web, { sql }: { sql: Sql }) {
+const ENTRY_ID = /^[1-9][0-9]{0,14}$/;
+
+/** The filter form: a GET form, so a filtered page has its own address. */
+function FilterForm({ filter, keys }: { filter: LedgerFilter; keys: KeyListing[] }) {
+  return (
+    <form method="get" action="/account/ledger" class="filters" aria-label="Filter the ledger">
+      <div class="field">
+        <label for="filter-key">Key</label>
+        <select id="filter-key" name="key">
+          <option value="">All keys</option>
+          {keys.map((key) => (
+            <option value={String(key.id)} selected={filter.keyId === key.id}>
+              {key.name ? `${key.name} (${key.displayPrefix}…)` : `${key.displayPrefix}…`}
+              {key.revokedAt ? ', revoked' : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="filter-kind">Kind</label>
+        <select id="filter-kind" name="kind">
+          <option value="">All kinds</option>
+          {LEDGER_KINDS.map((kind) => (
+            <option value={kind} selected={filter.kind === kind}>
+              {kind}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="filter-from">From (UTC)</label>
+        <input id="filter-from" name="from" type="date" value={filter.from ?? ''} />
+      </div>
+      <div class="field">
+        <label for="filter-to">To (UTC)</label>
+        <input id="filter-to" name="to" type="date" value={filter.to ?? ''} />
+      </div>
+      <div class="field filter-actions">
+        <button type="submit" class="secondary">
+          Filter
+        </button>
+        {Object.keys(filter).length > 0 && <a href="/account/ledger">Clear</a>}
+      </div>
+    </form>
+  );
+}
+
+/**
+ * GET /account/ledger (paged, newest first, filtered) and GET /account/ledger.csv (the same filter,
+ * every page) (docs/product-rules.md R12.39, R12.40, R12.52).
+ */
+export function registerLedger(web: Web, { sql, now }: { sql: Sql; now: () => Date }) {
   web.get('/ledger', requireSession, async (c) => {
     const session = c.get('session')!;
+    const filter = ledgerFilterOf((name) => c.req.query(name));
     const beforeText = c.req.query('before');
-    const before = beforeText && /^[1-9][0-9]{0,14}$/.test(beforeText) ? Number(beforeText) : undefined;
-    const page = await ledgerPage(sql, session.accountId, { before, limit: LEDGER_PAGE_ROWS });
-    const last = page.rows.at(-1);
+    const afterText = c.req.query('after');
+    const before = beforeText && ENTRY_ID.test(beforeText) ? Number(beforeText) : undefined;
+    const after = before === undefined && afterText && ENTRY_ID.test(afterText) ? Number(afterText) : undefined;
+    const [page, keys] = await Promise.all([
+      ledgerPage(sql, session.accountId, { before, after, limit: LEDGER_PAGE_ROWS, filter, askNewer: true }),
+      keysOf(sql, session.accountId),
+    ]);
+    const [first, last] = [page.rows[0], page.rows.at(-1)];
     return c.html(
       <Page title="Ledger" email={session.email} csrfToken={session.csrfToken} current="ledger">
         <div class="section-head">
           <h1>Ledger</h1>
-          <a class="button secondary" href="/account/ledger.csv" download>
+          <a class="button secondary" href={`/account/ledger.csv${ledgerFilterQuery(filter)}`} download>
             Download CSV
           </a>
         </div>
-        <p class="muted">Every change of your balance, newest first. Times are UTC.</p>
+        <p class="muted">
+          Every change of your balance, newest first. Times are UTC. The CSV holds every entry the filter selects.
+        </p>
+        <FilterForm filter={filter} keys={keys} />
         <div class="table-wrap card flush">
           <table data-testid="ledger" class="stack">
             <thead>
@@ -44,13 +107,15 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
               {page.rows.length === 0 && (
                 <tr>
                   <td colspan={7} class="muted">
-                    Nothing yet.
+                    {Object.keys(filter).length > 0 ? 'No entry matches this filter.' : 'Nothing yet.'}
                   </td>
                 </tr>
               )}
               {page.rows.map((row) => (
                 <tr>
-                  <td data-label="Time">{formatTime(row.createdAt)}</td>
+                  <td data-label="Time" class="time">
+                    {formatTime(row.createdAt)}
+                  </td>
                   <td data-label="Kind">{row.kind}</td>
                   <td data-label="Credits" class={`number ${row.amount < 0 ? 'debit' : 'credit'}`}>
                     {formatAmount(row.amount)}
@@ -58,8 +123,15 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
                   <td data-label="Balance" class="number">
                     {formatNumber(row.balanceAfter)}
                   </td>
-                  <td data-label="Operation">{row.operation && <code>{row.operation}</code>}</td>
-                  <td data-label="Key">{row.keyPrefix && <code>{row.keyPrefix}…</code>}</td>
+                  <td data-label="Operation">{row.operation && operationName(row.operation)}</td>
+                  <td data-label="Key">
+                    {row.keyPrefix && (
+                      <>
+                        {row.keyName && <span class="key-name">{row.keyName} </span>}
+                        <code>{row.keyPrefix}…</code>
+                      </>
+                    )}
+                  </td>
                   <td data-label="Reference" class="reference">
                     <code>{row.paymentReference ?? row.requestId ?? ''}</code>
                   </td>
@@ -69,8 +141,17 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
           </table>
         </div>
         <nav aria-label="Ledger pages" class="pager">
-          {before !== undefined && <a href="/account/ledger">Newest</a>}
-          {page.more && last && <a href={`/account/ledger?before=${last.id}`}>Older entries</a>}
+          {page.newer && <a href={`/account/ledger${ledgerFilterQuery(filter)}`}>Newest</a>}
+          {page.newer && first && (
+            <a href={`/account/ledger${ledgerFilterQuery(filter, { after: String(first.id) })}`} rel="prev">
+              Newer entries
+            </a>
+          )}
+          {page.more && last && (
+            <a href={`/account/ledger${ledgerFilterQuery(filter, { before: String(last.id) })}`} rel="next">
+              Older entries
+            </a>
+          )}
         </nav>
       </Page>,
     );
@@ -78,6 +159,7 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
 
   web.get('/ledger.csv', requireSession, (c) => {
     const { accountId } = c.get('session')!;
+    const filter = ledgerFilterOf((name) => c.req.query(name));
     const encoder = new TextEncoder();
     let before: number | undefined;
     let headerSent = false;
@@ -88,7 +170,7 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
           headerSent = true;
           controller.enqueue(encoder.encode(`${LEDGER_CSV_HEADER.join(',')}\r\n`));
         }
-        const page = await ledgerPage(sql, accountId, { before, limit: CSV_BATCH_ROWS });
+        const page = await ledgerPage(sql, accountId, { before, limit: CSV_BATCH_ROWS, filter });
         if (page.rows.length > 0) controller.enqueue(encoder.encode(page.rows.map(ledgerCsvRecord).join('')));
         if (!page.more) controller.close();
         else before = page.rows.at(-1)!.id;
@@ -96,7 +178,7 @@ export function registerLedger(web: Web, { sql }: { sql: Sql }) {
     });
     return c.body(body, 200, {
       'Content-Type': 'text/csv; charset=utf-8; header=present',
-      'Content-Disposition': `attachment; filename="ledger-${accountId}.csv"`,
+      'Content-Disposition': `attachment; filename="${ledgerCsvFileName(accountId, filter, now())}"`,
     });
   });
 }

@@ -1,5 +1,5 @@
 import { findAccount } from '../data/accounts.ts';
-import { activeKeyCount } from '../data/api-keys.ts';
+import { keysOf } from '../data/api-keys.ts';
 import { usageByDay } from '../data/usage.ts';
 import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
@@ -7,7 +7,10 @@ import { CsrfField, Page } from './layout.tsx';
 import { LowBalanceWarning } from './low-balance-warning.tsx';
 import { SupportLink } from './operator.tsx';
 import { requireSession } from './session.ts';
+import { UsageKeyFilter } from './usage-key-filter.tsx';
+import { OperationsTable } from './usage-operations.tsx';
 import { daysEnding, PERIODS, type Period, usageSeries } from './usage-period.ts';
+import { UsageStart } from './usage-start.tsx';
 import type { Web, WebDependencies } from './web-env.ts';
 
 /** The fewest credits a pack sells. */
@@ -30,13 +33,14 @@ export function registerOverview(
     const session = c.get('session')!;
     const period: Period = c.req.query('days') === '90' ? 90 : 30;
     const days = daysEnding(now(), period);
-    const [account, rows, keys] = await Promise.all([
-      findAccount(sql, session.accountId),
-      usageByDay(sql, session.accountId, days[0], days[days.length - 1]),
-      activeKeyCount(sql, session.accountId),
-    ]);
+    const [account, keyList] = await Promise.all([findAccount(sql, session.accountId), keysOf(sql, session.accountId)]);
+    const keyParam = c.req.query('key');
+    const selectedKey = keyList.find((key) => String(key.id) === keyParam);
+    const rows = await usageByDay(sql, session.accountId, days[0], days[days.length - 1], selectedKey?.id);
+    const keys = keyList.filter((key) => key.revokedAt === null).length;
     const balance = account?.balance ?? 0;
     const usage = usageSeries(rows, days);
+    const keyQuery = selectedKey ? `&key=${selectedKey.id}` : '';
     return c.html(
       <Page
         title="Overview"
@@ -93,57 +97,30 @@ export function registerOverview(
             <h2>Usage per day (UTC)</h2>
             <nav aria-label="Period" class="tabs">
               {PERIODS.map((days) => (
-                <a href={`/account?days=${days}`} aria-current={days === period ? 'page' : undefined}>
+                <a href={`/account?days=${days}${keyQuery}`} aria-current={days === period ? 'page' : undefined}>
                   {days} days
                 </a>
               ))}
             </nav>
           </div>
-          <div
-            id="usage-chart"
-            class="chart"
-            role="img"
-            aria-label={`Credits and calls per day, last ${period} days`}
-          />
+          <UsageKeyFilter keys={keyList} period={period} selected={selectedKey} />
+          {usage.total.calls === 0 ? (
+            <UsageStart keys={keyList} period={period} selectedKey={selectedKey} origin={new URL(c.req.url).origin} />
+          ) : (
+            <div
+              id="usage-chart"
+              class="chart"
+              role="img"
+              aria-label={`Credits and calls per day, last ${period} days${selectedKey ? ', one key' : ''}`}
+            />
+          )}
           <script type="application/json" id="usage-data" dangerouslySetInnerHTML={{ __html: jsonBlock(usage) }} />
           <h3>Per operation</h3>
-          <div class="table-wrap">
-            <table data-testid="usage-operations" class="stack">
-              <thead>
-                <tr>
-                  <th>Operation</th>
-                  <th class="number">Calls</th>
-                  <th class="number">Refunded</th>
-                  <th class="number">Credits</th>
-                </tr>
-              </thead>
-              <tbody>
-                {usage.operations.length === 0 && (
-                  <tr>
-                    <td colspan={4} class="muted">
-                      No billed calls in this period.
-                    </td>
-                  </tr>
-                )}
-                {usage.operations.map((row) => (
-                  <tr>
-                    <td data-label="Operation">
-                      <code>{row.operation}</code>
-                    </td>
-                    <td data-label="Calls" class="number">
-                      {formatNumber(row.calls)}
-                    </td>
-                    <td data-label="Refunded" class="number">
-                      {formatNumber(row.refundedCalls)}
-                    </td>
-                    <td data-label="Credits" class="number">
-                      {formatNumber(row.credits)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <OperationsTable usage={usage} />
+          <p class="muted">
+            Prices come from the API's contract; a call the service fails is refunded. Free: your balance, usage and
+            ledger.
+          </p>
           <details>
             <summary>Every day as a table</summary>
             <div class="table-wrap">

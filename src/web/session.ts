@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { Sql } from '../data/client.ts';
 import { endSession, insertSession, touchSession } from '../data/sessions.ts';
+import { flashKeyOf } from './new-key-flash.ts';
 import type { WebEnv } from './web-env.ts';
 
 /**
@@ -38,7 +39,14 @@ export function loadSession(sql: Sql, secure: boolean): MiddlewareHandler<WebEnv
     if (id !== undefined && /^[A-Za-z0-9_-]{43}$/.test(id)) {
       const idHash = hashSessionId(id);
       const row = await touchSession(sql, idHash, SESSION_IDLE_SECONDS);
-      if (row) c.set('session', { accountId: row.accountId, email: row.email, csrfToken: row.csrfToken, idHash });
+      if (row)
+        c.set('session', {
+          accountId: row.accountId,
+          email: row.email,
+          csrfToken: row.csrfToken,
+          idHash,
+          flashKey: flashKeyOf(id),
+        });
     }
     await next();
   });

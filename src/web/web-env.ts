@@ -13,6 +13,8 @@ export interface Session {
   csrfToken: string;
   /** SHA-256 of the session cookie's value: what signs this session out. */
   idHash: Buffer;
+  /** Seals what this session alone may read back, such as a new key's plaintext (web/new-key-flash.ts). */
+  flashKey: Buffer;
 }
 
 export interface WebEnv {

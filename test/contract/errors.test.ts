@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   badRequest,
+  dailyCapReached,
   ERROR_STATUSES,
   type ErrorCode,
   expectationFailed,
   headersTooLarge,
+  insufficientCredits,
   readErrorStatuses,
   requestTimeout,
   statusOf,
@@ -53,6 +55,16 @@ function documentedCodes(): { code: string; status: number; where: string }[] {
 }
 
 describe('error codes and statuses come from openapi.yaml', () => {
+  it('one credit is one credit, never 1 credits, in every message that counts them', () => {
+    expect(insufficientCredits(1, 0).message).toBe('This call costs 1 credit and the balance is 0.');
+    expect(insufficientCredits(3, 2).message).toBe('This call costs 3 credits and the balance is 2.');
+    expect(dailyCapReached(1, 1, 1, new Date('2026-11-26T12:00:00Z')).message).toBe(
+      'This call costs 1 credit and would take this API key past its daily cap: 1 of 1 credit spent today (UTC). ' +
+        'The cap starts afresh at 00:00 UTC.',
+    );
+    expect(JSON.stringify(spec)).not.toMatch(/\b1 credits\b/);
+  });
+
   it('every documented code answers with the status of the responses that document it', () => {
     const documented = documentedCodes();
     expect(documented.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
 import { createAccount, createApiKey } from '../../src/data/accounts.ts';
-import { setDailyCap } from '../../src/data/api-keys.ts';
+import { keyOf, setDailyCap } from '../../src/data/api-keys.ts';
 import { debitCalls } from '../../src/data/billing.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
 import type { TestApi } from '../support/api.ts';
@@ -94,14 +94,22 @@ describe('test keys: the sandbox', () => {
   });
 
   it("a daily cap counts what a test key's calls would have cost and stops it like a live key", async () => {
-    await setDailyCap(api.db.sql, accountId, testKeyId, 7);
+    // The calls above, made without a cap, count too.
+    const spent = (await keyOf(api.db.sql, accountId, testKeyId))!.spentToday;
+    expect(spent).toBeGreaterThan(0);
+    await setDailyCap(api.db.sql, accountId, testKeyId, spent + 7);
     const balance = await api.balanceOf(accountId);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await api.request(SANDBOX_ONLY, { key: testKey })).status);
       expect(statuses).toEqual([200, 200, 403, 403]);
       const refused = await api.request(SANDBOX_ONLY, { key: testKey });
-      expect(refused.body).toMatchObject({ error: 'daily_cap_reached', required: 3, daily_cap: 7, spent_today: 6 });
+      expect(refused.body).toMatchObject({
+        error: 'daily_cap_reached',
+        required: 3,
+        daily_cap: spent + 7,
+        spent_today: spent + 6,
+      });
       expect(await api.balanceOf(accountId)).toBe(balance);
     } finally {
       await setDailyCap(api.db.sql, accountId, testKeyId, null);

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import type { StripePayments } from '../../src/payments/stripe-payments.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { startTestSmtp, type TestSmtp } from './mail.ts';
-import { WebClient } from './web.ts';
+import { type Page, WebClient } from './web.ts';
 
 export const PASSWORD = 'a long passphrase of mine';
 
@@ -94,4 +94,22 @@ export async function startAccountPage({
     },
   };
   return harness;
+}
+
+/**
+ * Creates a key on the keys page as a browser does: the post redirects to the page that shows the
+ * new key once (docs/product-rules.md R12.30). `key` is the plaintext that page shows.
+ */
+export async function createKeyOnPage(
+  browser: WebClient,
+  fields: Record<string, string>,
+): Promise<{ key: string; page: Page; posted: Page }> {
+  await browser.get('/account/keys');
+  const posted = await browser.post('/account/keys', fields);
+  if (posted.status !== 303 || posted.location !== '/account/keys/new')
+    throw new Error(`creating a key answered ${posted.status} ${posted.location}: ${posted.text}`);
+  const page = await browser.get(posted.location);
+  const key = /id="new-key">([^<]+)</.exec(page.text)?.[1].trim();
+  if (key === undefined) throw new Error(`the new key's page shows no key: ${page.text}`);
+  return { key, page, posted };
 }

@@ -7,7 +7,7 @@ import { createAccount } from '../../src/data/accounts.ts';
 import { addLogin } from '../../src/data/logins.ts';
 import { logMailer } from '../../src/mail/mailer.ts';
 import { hashSessionId } from '../../src/web/session.ts';
-import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';
+import { type AccountPageHarness, createKeyOnPage, PASSWORD, startAccountPage } from '../support/account-page.ts';
 import { WebClient } from '../support/web.ts';
 
 function median(values: number[]): number {
@@ -50,7 +50,7 @@ describe('the account page under attack', () => {
       expect(crossSite.status).toBe(403);
       expect(await keyCount('csrf@example.com')).toBe(0);
       // The same post with its token and the page's origin goes through.
-      expect((await browser.post('/account/keys', { name: 'x', csrf_token: own })).status).toBe(201);
+      expect((await browser.post('/account/keys', { name: 'x', csrf_token: own })).status).toBe(303);
       expect(await keyCount('csrf@example.com')).toBe(1);
       // Signed-out forms carry the browser's form token: a sign-in without it is refused too.
       const stranger = page.browser();
@@ -308,9 +308,7 @@ describe('the account page under attack', () => {
 
   it('passwords, links and key plaintexts never reach the log', async () => {
     const browser = await page.signedIn('secrets@example.com');
-    await browser.get('/account/keys');
-    const created = await browser.post('/account/keys', { name: 'secret' });
-    const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+    const { key } = await createKeyOnPage(browser, { name: 'secret' });
     await browser.get('/account/forgot-password');
     await browser.post('/account/forgot-password', { email: 'secrets@example.com' });
     const link = (await page.smtp.next('secrets@example.com')).link!;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -15,6 +16,11 @@ const SCREENSHOTS = path.join(projectRoot, 'test-results', 'account-page');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const EMAIL = 'grace@example.com';
+/**
+ * axe-core, injected into each page from node_modules by the DevTools protocol (the page's CSP
+ * allows no inline script); nothing is fetched.
+ */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long passphrase of mine';
 
 /**
@@ -154,7 +160,7 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     expect(await page.getByTestId('period-credits').textContent()).toBe('9');
     await expect.poll(() => page.locator('#usage-chart canvas').count()).toBe(1);
     expect(await page.getByTestId('usage-operations').locator('tbody tr').first().textContent()).toBe(
-      'getAdvertiserSummary309',
+      'Advertiser summary3 credits309',
     );
     await shot(page, 'desktop-7-overview-with-usage');
     // Reported, not asserted: what the overview weighs and how soon its first byte comes.
@@ -317,4 +323,178 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     await phone.close();
     await desktop.close();
   }, 90_000);
+  /**
+   * axe-core's findings on the page as it is now: every rule it runs by default (WCAG 2.x A and AA,
+   * and its best practices), each violation named with the elements it found.
+   */
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE_SOURCE);
+    const { passes, violations } = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<any> } }).axe;
+      const run = await axe.run();
+      return {
+        passes: run.passes.length as number,
+        violations: run.violations.map(
+          (v: { id: string; help: string; nodes: { target: string[] }[] }) =>
+            `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        ) as string[],
+      };
+    });
+    // axe ran its rules on the page: some passed (a page it could not read would pass none).
+    expect(passes).toBeGreaterThan(10);
+    return violations;
+  }
+
+  it('every account page, signed out and in, at 1280 and 390 px: axe finds no violation, nothing wider than ' +
+    'the screen', async () => {
+    const found: string[] = [];
+    const walker = 'walker@example.com';
+    const audited = new Set<string>();
+    /** Audits the page as it is: axe, the width, a screenshot named by the viewport. */
+    async function audit(page: Page, name: string) {
+      const width = page.viewportSize()!.width;
+      const label = `${width}-${name}`;
+      audited.add(name);
+      for (const violation of await axeViolations(page)) found.push(`${label}: ${violation}`);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (scrollWidth > width) found.push(`${label}: the page is ${scrollWidth} px wide`);
+      expect(await page.evaluate(() => document.documentElement.lang), label).toBe('en');
+      expect(await page.title(), label).not.toBe('');
+      await shot(page, `walk-${label}`);
+    }
+
+    // Signed out: the pages reached before a session, and the ones the emails lead to.
+    const signedOut: [string, string][] = [
+      ['sign-in', '/account/sign-in'],
+      ['sign-up', '/account/sign-up'],
+      ['forgot-password', '/account/forgot-password'],
+      ['not-found-signed-out', '/account/no-such-page'],
+    ];
+    const desktop = await context(DESKTOP);
+    const page = await desktop.newPage();
+    for (const [name, where] of signedOut) {
+      await page.goto(`${service.url}${where}`);
+      await audit(page, name);
+    }
+    await page.goto(`${service.url}/account/sign-up`);
+    await page.getByLabel('Email').fill(walker);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Check your email' }).isVisible()).toBe(true);
+    await audit(page, 'check-your-email');
+    const confirmLink = (await smtp.next(walker)).link!;
+    await page.goto(`${service.url}/account/sign-up`);
+    await page.getByLabel('Email').fill(walker);
+    await page.getByLabel(/^Password/).fill('password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await audit(page, 'sign-up-refused');
+    await page.goto(confirmLink);
+    await audit(page, 'confirm');
+    await page.getByRole('button', { name: 'Confirm my address' }).click();
+    await expect.poll(() => page.getByText('Your email address is confirmed').isVisible()).toBe(true);
+    await audit(page, 'sign-in-confirmed');
+    // Confirming signed the walker in; the rest of this part is seen signed out.
+    await page.context().clearCookies();
+    await page.goto(confirmLink);
+    await audit(page, 'confirm-used');
+    await page.goto(`${service.url}/account/forgot-password`);
+    await page.getByLabel('Email').fill(walker);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    const resetLink = (await smtp.next(walker)).link!;
+    await page.goto(resetLink);
+    await audit(page, 'reset-password');
+    await page.goto(`${service.url}/account/sign-in`);
+    await page.getByLabel('Email').fill(walker);
+    await page.getByLabel('Password').fill('not my password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await audit(page, 'sign-in-refused');
+
+    // Signed in: every page of the navigation, then the ones its forms lead to.
+    await page.getByLabel('Email').fill(walker);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Overview' }).isVisible()).toBe(true);
+    await audit(page, 'overview-new-account');
+    const nav = await page
+      .locator('nav[aria-label="Account"] a')
+      .evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+    const pages = nav.filter((where) => where.startsWith('/account'));
+    expect(pages.length).toBeGreaterThanOrEqual(5);
+    const signedIn: [string, string][] = pages.map((where) => [`nav${where.replaceAll('/', '-')}`, where]);
+    for (const [name, where] of signedIn) {
+      await page.goto(`${service.url}${where}`);
+      await audit(page, name);
+    }
+    await page.goto(`${service.url}/account/keys`);
+    await page.getByLabel(/^Name/).fill('walk');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.locator('#new-key').isVisible()).toBe(true);
+    await audit(page, 'new-key');
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    await page.reload();
+    await audit(page, 'new-key-shown-already');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await audit(page, 'new-key-refused');
+    for (let i = 0; i < 3; i++) await api(`/api/v1/advertiser?name=${encodeURIComponent('Acme Outdoor GmbH')}`, key);
+    await page.goto(`${service.url}/account/keys`);
+    await page.getByRole('link', { name: 'Daily cap of walk' }).click();
+    const capForm = new URL(page.url()).pathname;
+    await audit(page, 'daily-cap');
+    await page.getByLabel(/^Credits per day/).fill('lots');
+    await page.getByRole('button', { name: 'Save the cap' }).click();
+    await audit(page, 'daily-cap-refused');
+    await page.getByLabel(/^Credits per day/).fill('9');
+    await page.getByRole('button', { name: 'Save the cap' }).click();
+    await audit(page, 'keys-capped');
+    await page.getByRole('link', { name: 'Revoke walk' }).click();
+    const revokeForm = new URL(page.url()).pathname;
+    await audit(page, 'revoke');
+    const keyId = capForm.split('/')[3];
+    const more: [string, string][] = [
+      ['overview-with-usage', '/account'],
+      ['overview-90-days-one-key', `/account?days=90&key=${keyId}`],
+      ['ledger-filtered', `/account/ledger?key=${keyId}&kind=charge&from=2020-01-01&to=2099-12-31`],
+      ['ledger-filtered-empty', '/account/ledger?kind=refund'],
+      ['credits-after-checkout', '/account/credits?checkout=success'],
+      ['alerts-refused', '/account/alerts'],
+      ['not-found-signed-in', '/account/keys/none/cap'],
+      ['daily-cap-form', capForm],
+      ['revoke-form', revokeForm],
+    ];
+    for (const [name, where] of more) {
+      await page.goto(`${service.url}${where}`);
+      if (name === 'alerts-refused') {
+        await page.getByLabel(/^Endpoint URL/).fill('http://not-https.example.com');
+        await page.getByRole('button', { name: 'Save the webhook' }).click();
+      }
+      await audit(page, name);
+    }
+
+    // The same pages at a phone's width.
+    const phoneIn = await context(PHONE, await desktop.storageState());
+    const small = await phoneIn.newPage();
+    for (const [name, where] of [...signedIn, ...more]) {
+      await small.goto(`${service.url}${where}`);
+      await audit(small, name);
+    }
+    await small.goto(`${service.url}/account/keys`);
+    await small.getByLabel(/^Name/).fill('phone walk');
+    await small.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => small.locator('#new-key').isVisible()).toBe(true);
+    await audit(small, 'new-key');
+    const phoneOut = await context(PHONE);
+    const out = await phoneOut.newPage();
+    for (const [name, where] of [
+      ...signedOut,
+      ['confirm-used', new URL(confirmLink).pathname + new URL(confirmLink).search],
+    ]) {
+      await out.goto(`${service.url}${where}`);
+      await audit(out, name);
+    }
+
+    console.log(`axe walked ${audited.size} account pages at 1280 and 390 px`);
+    expect(found).toEqual([]);
+    expect(violations).toEqual([]);
+    await Promise.all([desktop.close(), phoneIn.close(), phoneOut.close()]);
+  }, 180_000);
 });

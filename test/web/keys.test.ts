@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/contract/api-key.ts';
 import { FIRST_KEY_GRANT } from '../../src/data/accounts.ts';
-import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { type AccountPageHarness, createKeyOnPage, PASSWORD, startAccountPage } from '../support/account-page.ts';
 import type { WebClient } from '../support/web.ts';
-
-/** The plaintext of the key the answer to a creation shows. */
-function shownKey(text: string): string {
-  return /id="new-key">([^<]+)</.exec(text)![1].trim();
-}
 
 describe('the API keys page', () => {
   let page: AccountPageHarness;
@@ -17,47 +12,80 @@ describe('the API keys page', () => {
   afterAll(() => page?.close());
 
   async function createKey(browser: WebClient, name: string) {
-    await browser.get('/account/keys');
-    const created = await browser.post('/account/keys', { name });
-    expect(created.status).toBe(201);
-    return { key: shownKey(created.text), page: created };
+    return createKeyOnPage(browser, { name });
   }
 
   async function accountCall(key: string) {
     return page.app.request('/api/v1/account', { headers: { Authorization: `Bearer ${key}` } });
   }
 
-  it('a new key’s plaintext is shown once, on the answer to its creation, and stored only as its SHA-256', async () => {
-    const browser = await page.signedIn('once@example.com');
-    const { key, page: created } = await createKey(browser, 'production');
-    expect(key).toMatch(/^alk_[0-9A-Za-z]{38}$/);
-    expect(created.text).toContain('this is the only time it is shown');
-    expect(created.headers.get('cache-control')).toBe('no-store');
-    expect((await accountCall(key)).status).toBe(200);
+  it(
+    'a new key’s plaintext is shown once, on the page its creation redirects to, and stored only as its ' + 'SHA-256',
+    async () => {
+      const browser = await page.signedIn('once@example.com');
+      const { key, page: created, posted } = await createKey(browser, 'production');
+      expect(key).toMatch(/^alk_[0-9A-Za-z]{38}$/);
+      expect(posted.text).not.toContain(key.slice(12));
+      expect(created.text).toContain('this is the only time it is shown');
+      expect(created.headers.get('cache-control')).toBe('no-store');
+      expect((await accountCall(key)).status).toBe(200);
 
-    for (const later of ['/account/keys', '/account', '/account/ledger', '/account/ledger.csv'])
-      expect((await browser.get(later)).text).not.toContain(key.slice(12));
-    const [row] = await page.db.sql<{ key_hash: Buffer; name: string; display_prefix: string }[]>`
+      for (const later of ['/account/keys/new', '/account/keys', '/account', '/account/ledger', '/account/ledger.csv'])
+        expect((await browser.get(later)).text).not.toContain(key.slice(12));
+      const [row] = await page.db.sql<{ key_hash: Buffer; name: string; display_prefix: string }[]>`
       SELECT key_hash, name, display_prefix FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`;
-    expect(row).toMatchObject({ key_hash: hashApiKey(key), name: 'production', display_prefix: key.slice(0, 12) });
-    // Nowhere in the database: every row of every table, as text.
-    const tables = await page.db.sql<{ table_name: string }[]>`
+      expect(row).toMatchObject({ key_hash: hashApiKey(key), name: 'production', display_prefix: key.slice(0, 12) });
+      // Nowhere in the database: every row of every table, as text.
+      const tables = await page.db.sql<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
-    for (const { table_name } of tables) {
-      const found = await page.db.sql.unsafe(
-        `SELECT 1 FROM "${table_name}" t WHERE t::text LIKE '%' || $1 || '%' LIMIT 1`,
-        [key.slice(12)],
-      );
-      expect(found.length, table_name).toBe(0);
-    }
-  });
+      for (const { table_name } of tables) {
+        const found = await page.db.sql.unsafe(
+          `SELECT 1 FROM "${table_name}" t WHERE t::text LIKE '%' || $1 || '%' LIMIT 1`,
+          [key.slice(12)],
+        );
+        expect(found.length, table_name).toBe(0);
+      }
+    },
+  );
+
+  it(
+    'reloading the new key’s page makes no other key: the plaintext is read once, by its session only, ' +
+      'within 5 minutes',
+    async () => {
+      const browser = await page.signedIn('reload@example.com');
+      const keyCount = async () => {
+        const [{ n }] = await page.db.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM api_keys k JOIN account_logins l USING (account_id)
+        WHERE l.email_normalized = 'reload@example.com'`;
+        return n;
+      };
+      const { key, posted } = await createKeyOnPage(browser, { name: 'once' });
+      expect(posted.location).not.toContain(key.slice(12)); // never in a URL
+      const reloaded = await browser.get('/account/keys/new');
+      expect(reloaded.status).toBe(200);
+      expect(reloaded.text).not.toContain(key.slice(12));
+      expect(reloaded.text).toContain('A new key is shown only once');
+      expect(await keyCount()).toBe(1);
+
+      // Sealed for its own session: another browser of the account, or a stolen row, reads nothing.
+      await browser.post('/account/keys', { name: 'twice' });
+      const [flash] = await page.db.sql<{ sealed: Buffer }[]>`SELECT sealed FROM new_key_flashes`;
+      expect(flash.sealed.toString('latin1')).not.toMatch(/alk_/);
+      const other = page.browser();
+      other.cookies.clear();
+      await other.get('/account/sign-in');
+      await other.post('/account/sign-in', { email: 'reload@example.com', password: PASSWORD });
+      expect((await other.get('/account/keys/new')).text).not.toMatch(/id="new-key"/);
+      // Past its five minutes it is gone too.
+      await page.db.sql`UPDATE new_key_flashes SET expires_at = now() - interval '1 second'`;
+      expect((await browser.get('/account/keys/new')).text).not.toMatch(/id="new-key"/);
+      expect(await keyCount()).toBe(2);
+    },
+  );
 
   it('a test key is made with the Test key box: alk_test_…, no grant, free calls marked X-Sandbox (§17)', async () => {
     const browser = await page.signedIn('sandbox@example.com');
-    await browser.get('/account/keys');
-    const created = await browser.post('/account/keys', { name: 'integration', test: 'on' });
-    expect(created.status).toBe(201);
-    const key = shownKey(created.text);
+    const { key, page: created } = await createKeyOnPage(browser, { name: 'integration', test: 'on' });
     expect(key).toMatch(/^alk_test_[0-9A-Za-z]{38}$/);
     expect(created.text).toContain('test key');
     expect(created.text).not.toContain('free credits');
@@ -96,7 +124,7 @@ describe('the API keys page', () => {
     const long = await browser.post('/account/keys', { name: 'x'.repeat(101) });
     expect(long.status).toBe(400);
     expect(long.text).toContain('at most 100 characters');
-    expect((await browser.post('/account/keys', { name: 'é'.repeat(100) })).status).toBe(201);
+    expect((await browser.post('/account/keys', { name: 'é'.repeat(100) })).status).toBe(303);
   });
 
   it('revoking asks for confirmation; the post revokes, and the key answers 401 at once', async () => {

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';
+import { type AccountPageHarness, createKeyOnPage, PASSWORD, startAccountPage } from '../support/account-page.ts';
 
 describe('account settings', () => {
   let page: AccountPageHarness;
@@ -190,9 +190,7 @@ describe('deleting the account', () => {
       const other = page.browser();
       await other.get('/account/sign-in');
       await other.post('/account/sign-in', { email: 'leaving@example.com', password: PASSWORD });
-      await browser.get('/account/keys');
-      const created = await browser.post('/account/keys', { name: 'my laptop' });
-      const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+      const { key } = await createKeyOnPage(browser, { name: 'my laptop' });
       const call = () => page.app.request('http://localhost/api/v1/account', { headers: { 'x-api-key': key } });
       expect((await call()).status).toBe(200);
       const [{ account_id: accountId }] = await page.db.sql<{ account_id: number }[]>`

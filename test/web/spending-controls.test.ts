@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSender } from '../../src/alerts/alert-sender.ts';
 import { sendTestEvent } from '../../src/alerts/test-event.ts';
 import { alertSettingsOf } from '../../src/data/alerts.ts';
-import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { type AccountPageHarness, createKeyOnPage, startAccountPage } from '../support/account-page.ts';
 import { type FakeNetwork, fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import type { WebClient } from '../support/web.ts';
@@ -35,9 +35,7 @@ describe('spending controls on the account page', () => {
   });
 
   async function keyOf(browser: WebClient, name: string) {
-    await browser.get('/account/keys');
-    const created = await browser.post('/account/keys', { name });
-    const key = /id="new-key">([^<]+)</.exec(created.text)![1].trim();
+    const { key } = await createKeyOnPage(browser, { name });
     const [{ id, account_id }] = await page.db.sql<{ id: number; account_id: number }[]>`
       SELECT id, account_id FROM api_keys WHERE display_prefix = ${key.slice(0, 12)}`;
     return { key, id, accountId: account_id };
@@ -63,12 +61,53 @@ describe('spending controls on the account page', () => {
     const refused = await summary(key);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: 'daily_cap_reached', daily_cap: 6, spent_today: 6 });
-    expect((await browser.get('/account/keys')).text).toContain('6 of 6 today');
+    // At its cap, the key stands out in the list.
+    expect((await browser.get('/account/keys')).text).toContain(
+      '<span class="at-cap">6 of 6 today <strong class="state capped">cap reached</strong>',
+    );
 
     expect((await browser.post(`/account/keys/${id}/cap`, { daily_cap: '' })).status).toBe(303);
     expect((await browser.get(`/account/keys?capped=${id}`)).text).toContain('“script” has no daily cap now.');
     expect((await summary(key)).status).toBe(404);
   });
+
+  it(
+    "every key's spend today counts, capped or not: the cap form, getAccountUsage and a cap set later " + 'agree',
+    async () => {
+      const browser = await page.signedIn('uncapped@example.com');
+      const { key, id } = await keyOf(browser, 'live');
+      expect((await summary(key)).status).toBe(404);
+      expect((await summary(key)).status).toBe(404);
+      expect((await browser.get('/account/keys')).text).toContain('6 today, <span class="muted">no cap</span>');
+      expect((await browser.get(`/account/keys/${id}/cap`)).text).toContain('Spent today: <strong>6</strong> credits');
+      expect((await browser.post(`/account/keys/${id}/cap`, { daily_cap: '9' })).status).toBe(303);
+      expect((await browser.get(`/account/keys?capped=${id}`)).text).toContain(
+        '“live” may spend up to 9 credits per UTC day; 6 are spent today.',
+      );
+      const usage = await page.app.request('/api/v1/account/usage', { headers: { Authorization: `Bearer ${key}` } });
+      expect((await usage.json()).daily_caps).toEqual([
+        { key_prefix: key.slice(0, 12), name: 'live', daily_cap: 9, spent_today: 6 },
+      ]);
+      expect((await browser.get('/account/keys')).text).not.toContain('cap reached'); // 6 of 9: room for a call
+      expect((await summary(key)).status).toBe(404);
+      const refused = await summary(key);
+      expect(await refused.json()).toMatchObject({ error: 'daily_cap_reached', daily_cap: 9, spent_today: 9 });
+
+      // A test key's calls are free, and count at what they would cost, as with a cap (§17).
+      const { key: testKey } = await createKeyOnPage(browser, { name: 'sandbox', test: 'on' });
+      const [{ id: testId }] = await page.db.sql<{ id: number }[]>`
+      SELECT id FROM api_keys WHERE display_prefix = ${testKey.slice(0, 17)}`;
+      const sandboxCall = () =>
+        page.app.request('/api/v1/account/usage', { headers: { Authorization: `Bearer ${testKey}` } });
+      expect((await sandboxCall()).status).toBe(200); // free in every way: counts nothing
+      expect((await summary(testKey)).status).not.toBe(403);
+      expect((await browser.get(`/account/keys/${testId}/cap`)).text).toContain(
+        'Spent today: <strong>3</strong> credits',
+      );
+      expect((await browser.post(`/account/keys/${testId}/cap`, { daily_cap: '5' })).status).toBe(303);
+      expect(await (await summary(testKey)).json()).toMatchObject({ error: 'daily_cap_reached', spent_today: 3 });
+    },
+  );
 
   it('a cap that is no whole number is refused with the reason, next to the field; nothing changes', async () => {
     const browser = await page.signedIn('badcap@example.com');
