@@ -1869,7 +1869,7 @@ const QParamsSchema = z
       in: 'query',
       required: true,
       description:
-        'What to search for: an advertiser name or part of one, in any case, with or without\naccents; surrounding white space is ignored when matching. Absent, empty or only white\nspace: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as\ngiven), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White\nspace only wins over too short or too long. Both are free.\n',
+        'What to search for: an advertiser name or part of one, in any script and case, with or\nwithout accents; white space around and repeated inside it is ignored when matching. Absent, empty or only white\nspace: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as\ngiven), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White\nspace only wins over too short or too long. Both are free.\n',
       schema: {
         type: 'string',
         minLength: 2,
@@ -2373,7 +2373,7 @@ export const getApiV1AdvertisersSearchRoute = createRoute({
   tags: ['Advertisers'],
   summary: 'Advertiser search',
   description:
-    "Finds the advertiser names that match `q`, for when the exact name is not known: up to 20\nnames, best first. A name matches, in this order of rank: exactly (byte for byte), equal\nwhen case and the accents of common Latin letters are ignored (`acme outdoor` for\n`Acme Outdoor`), starting with `q` in that folded form (`acme` for `Acme Outdoor`), or\nsimilar to it by PostgreSQL's trigram similarity (at least 0.3; `acme outdor` for\n`Acme Outdoor`). Within a rank, the folded names in code-point order (similar names: the\nmost similar first), ties by name. Each entry is an advertiser as the other endpoints\nunderstand it (every identifier whose current name it is) with its identifiers,\ncreatives, country and last date seen. `truncated` says that more names matched than\nthe 20 returned. No match answers `200` with an empty list. Costs 1 credit.\n",
+    "Finds the advertiser names that match `q`, for when the exact name is not known: up to 20\nnames, best first. A name matches, in this order of rank: exactly (byte for byte), equal\nin folded form (`acme outdoor` for `Acme Outdoor`, `сбербанк россии` for\n`Сбербанк России`, `dab zywnosc` for `Dąb Żywność`), starting with `q` in folded form\n(`acme` for `Acme Outdoor`), or similar to it by PostgreSQL's trigram similarity of the\nfolded forms (at least 0.3; `acme outdor` for `Acme Outdoor`). The folded form is the same\nin every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),\naccents and vowel points removed in Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and\nArabic (kept where they are part of the letter: Indic scripts, Thai, kana), compatibility\nforms opened (`ＡＢＣ` as `abc`, `ﬁ` as `fi`, `㈜` as `(주)`, `Œ` as `oe`), invisible\ncharacters dropped and white space collapsed; traditional and simplified Chinese, or\nhiragana and katakana, stay different. Within a rank, the folded names in code-point order\n(similar names: the most similar first), ties by name. Each entry is an advertiser as the other endpoints\nunderstand it (every identifier whose current name it is) with its identifiers,\ncreatives, country and last date seen. `truncated` says that more names matched than\nthe 20 returned. No match answers `200` with an empty list. Costs 1 credit.\n",
   operationId: 'searchAdvertisers',
   request: {
     query: z.object({ q: QParamsSchema }),

@@ -44,8 +44,11 @@ export const LETTER_FOLDS: Readonly<Record<string, string>> = {
 const LETTER_FOLD = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'gu');
 
 /** A run of marks after a character whose marks are accents or points, or marks with nothing before them. */
-const MARKS_ARE_ACCENTS =
-  /(^|[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Common}])\p{M}+/gu;
+const ACCENTED_SCRIPTS = ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Georgian', 'Hebrew', 'Arabic', 'Common'];
+const MARKS_ARE_ACCENTS = new RegExp(
+  `(^|[${ACCENTED_SCRIPTS.map((script) => `\\p{Script=${script}}`).join('')}])\\p{M}+`,
+  'gu',
+);
 
 /** Invisible characters: default-ignorable code points (joiners, soft hyphen, variation selectors) and tatweel. */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u0640]/gu;

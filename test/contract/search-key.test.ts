@@ -78,7 +78,7 @@ const DIFFERENT_NAMES: [script: string, a: string, b: string][] = [
 ];
 
 describe('the search key of a name', () => {
-  it(`folds case, accents and compatibility forms the same way in every script (${SAME_NAME.length} pairs)`, () => {
+  it('folds case, accents and compatibility forms the same way in every script', () => {
     const scripts = new Set(SAME_NAME.map(([script]) => script));
     expect(SAME_NAME.length).toBeGreaterThanOrEqual(40);
     expect(scripts.size).toBeGreaterThanOrEqual(8);

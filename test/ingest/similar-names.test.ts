@@ -71,7 +71,7 @@ describe('the names and domain stems similar matches are found in', () => {
   });
 
   it('checkAggregates reports a name or a stem the triggers would not have kept', async () => {
-    await db.sql`INSERT INTO advertiser_names (name, search_key) VALUES ('Nobody', 'nobody')`;
+    await db.sql`INSERT INTO advertiser_names (name, search_key, key_version) VALUES ('Nobody', 'nobody', 1)`;
     await db.sql`DELETE FROM landing_domain_stems WHERE stem = 'globex'`;
     expect(await checkAggregates(db.sql)).toEqual([
       'advertiser_names: 0 row(s) missing or wrong, 1 row(s) extra or wrong',
