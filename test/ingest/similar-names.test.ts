@@ -79,6 +79,44 @@ describe('the names and domain stems similar matches are found in', () => {
     ]);
   });
 
+  it('a name or domain label exactly at a band boundary (0.45) is suggested before less similar ones', async () => {
+    await resetData(db.sql);
+    // Trigram similarities to the typos: 0.45, 0.40 and 0.30; for the domains' labels 0.45, 0.44, 0.41.
+    const names = ['Harbor Lights', 'Aarbor Lamps', 'Harbour Lights'];
+    const domains = ['lighthousemedia.com', 'lighthosting.com', 'lighthouse.com'];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) =>
+        observation({
+          creative_id: `C${i}`,
+          advertiser_id: `AR${i}`,
+          advertiser_name: name,
+          landing_url: `https://${domains[i]}/`,
+        }),
+      ),
+      { today: TODAY },
+    );
+    expect(await similarNames(db.sql, 'Aarbor Lighets')).toEqual(names);
+    expect(await similarDomains(db.sql, 'lighthosemea.com')).toEqual(domains);
+  });
+
+  it('at the cut, equally similar names are taken in key order, not upper case first', async () => {
+    await resetData(db.sql);
+    const names = ['ACME TOOL X', 'ACME TOOL Y', ...['a', 'b', 'c', 'd', 'e'].map((letter) => `acme tool ${letter}`)];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    expect(await similarNames(db.sql, 'Acme Tol')).toEqual([
+      'acme tool a',
+      'acme tool b',
+      'acme tool c',
+      'acme tool d',
+      'acme tool e',
+    ]);
+  });
+
   it('hold at most 256 kB of unmerged names after a load, which every misspelled name would read', async () => {
     await resetData(db.sql);
     await db.sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`;
