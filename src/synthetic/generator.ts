@@ -112,6 +112,7 @@ export const DEMO = {
     { name: 'टाटा मोटर्स', country: 'IN', domain: 'tata-motors-demo.in' },
     { name: 'ธนาคารกรุงเทพ', country: 'TH', domain: 'bangkok-bank-demo.co.th' },
     { name: '(주)삼성전자', country: 'KR', domain: 'samsung-demo.co.kr' },
+    { name: '中国银行股份有限公司', country: 'CN', domain: 'boc-demo.cn' },
   ],
   /** Present nowhere: 404. */
   unknownName: 'No Such Advertiser Ltd',

@@ -226,6 +226,7 @@ describe('synthetic generator: the shapes the demo and the tests rely on, after 
       'टाटा मोटर्स',
       'ธนาคารกรุงเทพ',
       '㈜삼성전자',
+      '中国银行股份有限公司',
     ];
     for (const [k, { name, domain }] of DEMO.worldAdvertisers.entries()) {
       const { advertisers } = await searchAdvertisers(db.sql, queries[k]);
