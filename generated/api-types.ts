@@ -140,7 +140,9 @@ export type paths = {
          *     in folded form (`acme outdoor` for `Acme Outdoor`, `сбербанк россии` for
          *     `Сбербанк России`, `dab zywnosc` for `Dąb Żywność`), starting with `q` in folded form
          *     (`acme` for `Acme Outdoor`), or similar to it by PostgreSQL's trigram similarity of the
-         *     folded forms (at least 0.3; `acme outdor` for `Acme Outdoor`). The folded form is the same
+         *     folded forms (at least 0.3; `acme outdor` for `Acme Outdoor`), or, when `q` has letters
+         *     outside ASCII, of their character bigrams (`Сбербанк Росии` for `Сбербанк России`,
+         *     `東京ガス株式會社` for `東京ガス株式会社`). The folded form is the same
          *     in every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),
          *     accents and vowel points removed in Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and
          *     Arabic (kept where they are part of the letter: Indic scripts, Thai, kana), compatibility

@@ -1,4 +1,5 @@
 import type postgres from 'postgres';
+import { searchGrams } from '../contract/search-grams.ts';
 import { SEARCH_KEY_VERSION, searchKey } from '../contract/search-key.ts';
 
 /**
@@ -13,9 +14,17 @@ const NAME_SCHEMAS = ['public', 'sandbox'] as const;
 /** Names keyed per statement when the keys of a version are replaced. */
 const REKEY_CHUNK = 10_000;
 
-/** `names` with their keys, as one JSON parameter for json_to_recordset(… AS (name text, search_key text)). */
+/**
+ * `names` with their keys and n-grams, as one JSON parameter for
+ * `json_to_recordset(…) AS k(name text, search_key text, search_grams text)`.
+ */
 export function keyedNames(names: readonly string[]): string {
-  return JSON.stringify(names.map((name) => ({ name, search_key: searchKey(name) })));
+  return JSON.stringify(
+    names.map((name) => {
+      const key = searchKey(name);
+      return { name, search_key: key, search_grams: searchGrams(key) };
+    }),
+  );
 }
 
 /**
@@ -37,8 +46,9 @@ export async function rekeyNames(sql: postgres.Sql, log: (line: string) => void 
       if (stale.length === 0) break;
       const keyed = keyedNames(stale.map((row) => row.name));
       await sql`
-        UPDATE ${table} a SET search_key = k.search_key, key_version = ${SEARCH_KEY_VERSION}
-          FROM json_to_recordset(${keyed}::text::json) AS k(name text, search_key text)
+        UPDATE ${table} a
+           SET search_key = k.search_key, search_grams = k.search_grams, key_version = ${SEARCH_KEY_VERSION}
+          FROM json_to_recordset(${keyed}::text::json) AS k(name text, search_key text, search_grams text)
          WHERE a.name = k.name COLLATE "C"`;
       total += stale.length;
     }

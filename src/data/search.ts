@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api-types.ts';
 import { maxItemsOf } from '../contract/response-schemas.ts';
+import { searchGrams } from '../contract/search-grams.ts';
 import { searchKey } from '../contract/search-key.ts';
 import type { Sql } from './client.ts';
 import { isStorable } from './lookups.ts';
@@ -39,6 +40,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
   // nothing exactly; its key drops the NUL, which PostgreSQL cannot take in a text value.
   const exact = isStorable(q) ? q : null;
   const key = searchKey(q.replaceAll('\u0000', ''));
+  const grams = searchGrams(key);
   // A q of marks or invisible characters only has an empty key, which would be a prefix of all.
   const keyed = key !== '';
   const rows = await sql<
@@ -67,7 +69,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
       -- similarity search, the costly branch, is skipped (a one-time filter, evaluated first).
       -- It asks for as many more names as the prefix branch found, which may be among them.
       SELECT name, 3, score
-        FROM similar_advertiser_names(${key}, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
+        FROM similar_advertiser_names(${key}, ${grams}::text, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
        WHERE ${keyed} AND (SELECT count(*) FROM prefixed) <= ${limit}
     ),
     best AS (

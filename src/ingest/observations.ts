@@ -115,8 +115,9 @@ function observationsKind(today: string): IngestKind {
         creatives     integer NOT NULL`,
       // The batch's names that advertiser_names did not hold, with their search keys.
       ingest_name_keys: `
-        name       text COLLATE "C" NOT NULL,
-        search_key text COLLATE "C" NOT NULL`,
+        name         text COLLATE "C" NOT NULL,
+        search_key   text COLLATE "C" NOT NULL,
+        search_grams text COLLATE "C"`,
     },
     columns: [
       'pos',
@@ -461,12 +462,12 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
 function addNames(connection: Connection, names: string[]): postgres.PendingQuery<postgres.Row[]>[] {
   return [
     connection`
-      INSERT INTO ingest_name_keys (name, search_key)
-      SELECT name, search_key
-      FROM json_to_recordset(${keyedNames(names)}::text::json) AS k(name text, search_key text)`,
+      INSERT INTO ingest_name_keys (name, search_key, search_grams)
+      SELECT name, search_key, search_grams
+      FROM json_to_recordset(${keyedNames(names)}::text::json) AS k(name text, search_key text, search_grams text)`,
     connection`
-      INSERT INTO advertiser_names (name, search_key, key_version)
-      SELECT k.name, k.search_key, ${SEARCH_KEY_VERSION}
+      INSERT INTO advertiser_names (name, search_key, search_grams, key_version)
+      SELECT k.name, k.search_key, k.search_grams, ${SEARCH_KEY_VERSION}
       FROM ingest_name_keys k
       LEFT JOIN LATERAL (SELECT true AS carried FROM identifiers i WHERE i.name = k.name LIMIT 1) i ON true
       WHERE i.carried

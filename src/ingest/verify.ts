@@ -1,3 +1,4 @@
+import { searchGrams } from '../contract/search-grams.ts';
 import { SEARCH_KEY_VERSION, searchKey } from '../contract/search-key.ts';
 import type { Sql } from '../data/client.ts';
 
@@ -77,14 +78,16 @@ export async function checkAggregates(sql: Sql): Promise<string[]> {
   return problems;
 }
 
-/** Names whose stored search key is not the key this version computes, or of another version. */
+/** Names whose stored search key or n-grams are not those this version computes, or of another version. */
 async function checkSearchKeys(sql: Sql): Promise<number> {
   let wrong = 0;
-  const names = sql<{ name: string; search_key: string | null; key_version: number | null }[]>`
-    SELECT name, search_key, key_version FROM advertiser_names`;
+  const names = sql<
+    { name: string; search_key: string | null; search_grams: string | null; key_version: number | null }[]
+  >`SELECT name, search_key, search_grams, key_version FROM advertiser_names`;
   for await (const rows of names.cursor(10_000)) {
-    for (const { name, search_key, key_version } of rows) {
-      if (key_version !== SEARCH_KEY_VERSION || search_key !== searchKey(name)) wrong += 1;
+    for (const { name, search_key, search_grams, key_version } of rows) {
+      const key = searchKey(name);
+      if (key_version !== SEARCH_KEY_VERSION || search_key !== key || search_grams !== searchGrams(key)) wrong += 1;
     }
   }
   return wrong;

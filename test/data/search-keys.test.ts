@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchGrams } from '../../src/contract/search-grams.ts';
 import { SEARCH_KEY_VERSION, searchKey } from '../../src/contract/search-key.ts';
 import { rekeyNames } from '../../src/data/search-keys.ts';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
@@ -20,11 +21,13 @@ afterAll(async () => {
 const NAMES = ['Сбербанк России', 'Müller Bäckerei GmbH', 'ΟΔΥΣΣΕΥΣ', '㈜삼성전자', 'ＡＢＣ Ｍａｒｔ'];
 
 const stored = async () =>
-  db.sql<{ name: string; search_key: string | null; key_version: number | null }[]>`
-    SELECT name, search_key, key_version FROM advertiser_names ORDER BY name`;
+  db.sql<{ name: string; search_key: string | null; search_grams: string | null; key_version: number | null }[]>`
+    SELECT name, search_key, search_grams, key_version FROM advertiser_names ORDER BY name`;
 
 describe('stored search keys', () => {
   it('ingest stores each new name with the key this version computes', async () => {
+    // Only keys with letters outside ASCII have n-grams.
+    expect(NAMES.map((name) => searchGrams(searchKey(name)) === null)).toEqual([false, true, false, false, true]);
     await resetData(db.sql);
     await ingestObservations(
       db.sql,
@@ -34,7 +37,12 @@ describe('stored search keys', () => {
     expect(await stored()).toEqual(
       [...NAMES]
         .sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1))
-        .map((name) => ({ name, search_key: searchKey(name), key_version: SEARCH_KEY_VERSION })),
+        .map((name) => ({
+          name,
+          search_key: searchKey(name),
+          search_grams: searchGrams(searchKey(name)),
+          key_version: SEARCH_KEY_VERSION,
+        })),
     );
     expect(await checkAggregates(db.sql)).toEqual([]);
   });
@@ -46,7 +54,8 @@ describe('stored search keys', () => {
   });
 
   it('names keyed by another version, or not keyed, are keyed again when the schema is migrated', async () => {
-    await db.sql`UPDATE advertiser_names SET search_key = NULL, key_version = NULL WHERE name = '㈜삼성전자'`;
+    await db.sql`
+      UPDATE advertiser_names SET search_key = NULL, search_grams = NULL, key_version = NULL WHERE name = '㈜삼성전자'`;
     const lines: string[] = [];
     expect(await rekeyNames(db.sql, (line) => lines.push(line))).toBe(2);
     expect(lines).toEqual([`Keyed 2 advertiser names for search (search key version ${SEARCH_KEY_VERSION})`]);

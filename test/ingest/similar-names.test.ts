@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_KEY_VERSION } from '../../src/contract/search-key.ts';
 import { similarDomains, similarNames } from '../../src/data/search.ts';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -71,7 +72,8 @@ describe('the names and domain stems similar matches are found in', () => {
   });
 
   it('checkAggregates reports a name or a stem the triggers would not have kept', async () => {
-    await db.sql`INSERT INTO advertiser_names (name, search_key, key_version) VALUES ('Nobody', 'nobody', 1)`;
+    await db.sql`
+      INSERT INTO advertiser_names (name, search_key, key_version) VALUES ('Nobody', 'nobody', ${SEARCH_KEY_VERSION})`;
     await db.sql`DELETE FROM landing_domain_stems WHERE stem = 'globex'`;
     expect(await checkAggregates(db.sql)).toEqual([
       'advertiser_names: 0 row(s) missing or wrong, 1 row(s) extra or wrong',
@@ -115,6 +117,40 @@ describe('the names and domain stems similar matches are found in', () => {
       'acme tool d',
       'acme tool e',
     ]);
+  });
+
+  it('in every script: a misspelled name finds the name, scripts without spaces too', async () => {
+    await resetData(db.sql);
+    const names = [
+      'Сбербанк России',
+      '東京ガス株式会社',
+      'ธนาคารกรุงเทพ',
+      '(주)삼성전자',
+      'شركة الاتصالات السعودية',
+      'Ελληνικά Τρόφιμα Α.Ε.',
+      'בנק לאומי',
+      'टाटा मोटर्स',
+      '中国银行股份有限公司',
+    ];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    for (const [typo, name] of [
+      ['Сбербанк Росии', 'Сбербанк России'],
+      ['東京ガス株式會社', '東京ガス株式会社'],
+      ['ธนาคารกรุเทพ', 'ธนาคารกรุงเทพ'],
+      ['(주)삼성젼자', '(주)삼성전자'],
+      ['شركة الاتصلات السعودية', 'شركة الاتصالات السعودية'],
+      ['Ελληνικα Τροφημα', 'Ελληνικά Τρόφιμα Α.Ε.'],
+      ['בנק לאמי', 'בנק לאומי'],
+      ['टाटा मोटरस', 'टाटा मोटर्स'],
+      ['中国银行有限公司', '中国银行股份有限公司'],
+    ]) {
+      expect([typo, await similarNames(db.sql, typo)]).toEqual([typo, [name]]);
+    }
+    expect(await checkAggregates(db.sql)).toEqual([]);
   });
 
   it('hold at most 256 kB of unmerged names after a load, which every misspelled name would read', async () => {

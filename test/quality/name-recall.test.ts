@@ -25,8 +25,8 @@ describe('typo cases drawn from names', () => {
 
 /**
  * The did-you-mean and the search measured on the demo dataset's names (every script has at least
- * one): at least 1,000 cases. The floors are today's recall, so that it does not go down; the
- * target (0.95 overall, 0.9 in every script) needs the word-level candidates of issue 27.
+ * one): at least 1,000 cases, held to the targets. Outside Latin the demo has one name per
+ * script, so this proves a misspelled name is found, not that it beats look-alikes.
  */
 describe('recall of the did-you-mean and the search', () => {
   let db: TestDatabase;
@@ -49,10 +49,9 @@ describe('recall of the did-you-mean and the search', () => {
     expect(Object.keys(report.byClass).sort()).toEqual([...TYPO_CLASSES].sort());
   });
 
-  it('recall stays at least what it is today: Latin names, and case and accents in every script', () => {
-    expect(report.overall.suggestions).toBeGreaterThanOrEqual(0.19);
-    expect(report.byScript.Latin!.suggestions).toBeGreaterThanOrEqual(0.95);
-    expect(report.byClass.case_and_accents!.suggestions).toBeGreaterThanOrEqual(0.95);
+  it('recall@5 at least 0.95 overall and 0.9 in every script; the search finds as many', () => {
+    expect(report.overall.suggestions).toBeGreaterThanOrEqual(0.95);
+    for (const script of SCRIPTS) expect([script, report.byScript[script]!.suggestions >= 0.9]).toEqual([script, true]);
     expect(report.overall.search).toBeGreaterThanOrEqual(report.overall.suggestions);
   });
 });
