@@ -141,7 +141,7 @@ export type paths = {
          *     `Сбербанк России`, `dab zywnosc` for `Dąb Żywność`), starting with `q` in folded form
          *     (`acme` for `Acme Outdoor`), or similar to it by PostgreSQL's trigram similarity of the
          *     folded forms (at least 0.3; `acme outdor` for `Acme Outdoor`), or, when `q` has letters
-         *     outside ASCII, of their character bigrams (`Сбербанк Росии` for `Сбербанк России`,
+         *     outside ASCII or at most 8 characters, of their character bigrams (`harirs` for `Harris`, `Сбербанк Росии` for `Сбербанк России`,
          *     `東京ガス株式會社` for `東京ガス株式会社`). The folded form is the same
          *     in every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),
          *     accents and vowel points removed in Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and

@@ -1,19 +1,25 @@
 /**
- * The character n-grams by which names outside ASCII are found similar (docs/product-rules.md
- * R15.2): PostgreSQL's trigrams see only ASCII letters on a database whose character
- * classification is `C`, so a search key with other letters (Cyrillic, Greek, Arabic, Hebrew,
- * Indic, Thai, Hangul, kana, Han) gets its own: the bigrams of each of its words, with the word's
- * start and end marked, each written as a word of seven ASCII letters and digits (a 32-bit hash).
- * pg_trgm's similarity of two such texts follows the share of bigrams the keys have in common,
- * for scripts that put no spaces between words as for the others, and its GIN index finds them.
- * Part of the search key's version (SEARCH_KEY_VERSION): stored beside the key, computed once.
+ * The character n-grams by which names outside ASCII, and short names, are found similar
+ * (docs/product-rules.md R15.2): PostgreSQL's trigrams see only ASCII letters on a database whose
+ * character classification is `C`, so a search key with other letters (Cyrillic, Greek, Arabic,
+ * Hebrew, Indic, Thai, Hangul, kana, Han) gets its own; and one edit changes three of the few
+ * trigrams of a short word (`harirs` and `harris` are 0.27 similar, under the 0.3 floor), so a key
+ * of at most SHORT_KEY characters gets them too (0.56 for those two): the bigrams of each of its
+ * words, with the word's start and end marked, each written as a word of seven ASCII letters and
+ * digits (a 32-bit hash). pg_trgm's similarity of two such texts follows the share of bigrams the
+ * keys have in common, for scripts that put no spaces between words as for the others, and its GIN
+ * index finds them. Part of the search key's version (SEARCH_KEY_VERSION): stored beside the key,
+ * computed once.
  */
 
 /** Where a search key splits into words: white space, punctuation and symbols. */
 const WORD_BREAK = /[\s\p{P}\p{S}]+/u;
 
-/** Only ASCII: the key itself is compared by pg_trgm, and there are no n-grams. */
+/** Only ASCII: the key itself is compared by pg_trgm, and there are no n-grams, unless it is short. */
 const NOT_ASCII = /[^\p{ASCII}]/u;
+
+/** The longest key, in code points, that is compared by its n-grams even in ASCII. */
+export const SHORT_KEY = 8;
 
 /** FNV-1a over the UTF-16 units of `text`, as seven base-36 digits. */
 function hashWord(text: string): string {
@@ -25,9 +31,9 @@ function hashWord(text: string): string {
   return hash.toString(36).padStart(7, '0');
 }
 
-/** The n-gram text of a search key, or null when the key is ASCII only. */
+/** The n-gram text of a search key, or null when the key is ASCII only and longer than SHORT_KEY. */
 export function searchGrams(key: string): string | null {
-  if (!NOT_ASCII.test(key)) return null;
+  if (!NOT_ASCII.test(key) && Array.from(key).length > SHORT_KEY) return null;
   const grams = new Set<string>();
   for (const word of key.split(WORD_BREAK)) {
     if (word === '') continue;

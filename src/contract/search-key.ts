@@ -23,12 +23,13 @@
  * 5. Characters that are invisible when rendered (zero-width joiners, soft hyphen, tatweel)
  *    removed; runs of white space made one space, and none at either end.
  *
- * Version 2 stores the key's n-grams beside it (search-grams.ts).
+ * Version 2 stores the key's n-grams beside it (search-grams.ts); version 3 gives short ASCII keys
+ * n-grams too.
  *
  * Traditional and simplified Chinese characters, hiragana and katakana, or Arabic `ة` and `ه`
  * are different letters for Unicode: they stay apart here, and meet as similar names.
  */
-export const SEARCH_KEY_VERSION = 2;
+export const SEARCH_KEY_VERSION = 3;
 
 /** Letters with a stroke, ligatures and the like, which have no decomposition, as a reader folds them. */
 export const LETTER_FOLDS: Readonly<Record<string, string>> = {

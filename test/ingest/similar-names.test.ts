@@ -73,7 +73,8 @@ describe('the names and domain stems similar matches are found in', () => {
 
   it('checkAggregates reports a name or a stem the triggers would not have kept', async () => {
     await db.sql`
-      INSERT INTO advertiser_names (name, search_key, key_version) VALUES ('Nobody', 'nobody', ${SEARCH_KEY_VERSION})`;
+      INSERT INTO advertiser_names (name, search_key, key_version)
+      VALUES ('Nobody Else Ltd', 'nobody else ltd', ${SEARCH_KEY_VERSION})`;
     await db.sql`DELETE FROM landing_domain_stems WHERE stem = 'globex'`;
     expect(await checkAggregates(db.sql)).toEqual([
       'advertiser_names: 0 row(s) missing or wrong, 1 row(s) extra or wrong',
@@ -150,6 +151,19 @@ describe('the names and domain stems similar matches are found in', () => {
     ]) {
       expect([typo, await similarNames(db.sql, typo)]).toEqual([typo, [name]]);
     }
+    expect(await checkAggregates(db.sql)).toEqual([]);
+  });
+
+  it('a one-letter typo of a short name finds it (Harirs for Harris)', async () => {
+    await resetData(db.sql);
+    const names = ['Harris', 'Harrison Tools', 'Ikea', 'Globex'];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    expect((await similarNames(db.sql, 'Harirs'))[0]).toBe('Harris');
+    expect((await similarNames(db.sql, 'Glbex'))[0]).toBe('Globex');
     expect(await checkAggregates(db.sql)).toEqual([]);
   });
 
