@@ -31,9 +31,17 @@ function hashWord(text: string): string {
   return hash.toString(36).padStart(7, '0');
 }
 
+/**
+ * Whether pg_trgm can compare the key itself: only ASCII. A key with other letters gives it no
+ * trigram, and a trigram search without one reads the whole index.
+ */
+export function hasTrigrams(key: string): boolean {
+  return !NOT_ASCII.test(key);
+}
+
 /** The n-gram text of a search key, or null when the key is ASCII only and longer than SHORT_KEY. */
 export function searchGrams(key: string): string | null {
-  if (!NOT_ASCII.test(key) && Array.from(key).length > SHORT_KEY) return null;
+  if (hasTrigrams(key) && Array.from(key).length > SHORT_KEY) return null;
   const grams = new Set<string>();
   for (const word of key.split(WORD_BREAK)) {
     if (word === '') continue;

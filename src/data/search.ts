@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api-types.ts';
 import { maxItemsOf } from '../contract/response-schemas.ts';
-import { searchGrams } from '../contract/search-grams.ts';
+import { hasTrigrams, searchGrams } from '../contract/search-grams.ts';
 import { searchKey } from '../contract/search-key.ts';
 import type { Sql } from './client.ts';
 import { isStorable } from './lookups.ts';
@@ -41,6 +41,8 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
   const exact = isStorable(q) ? q : null;
   const key = searchKey(q.replaceAll('\u0000', ''));
   const grams = searchGrams(key);
+  // Outside ASCII only the n-grams compare: the key gives pg_trgm nothing to look up.
+  const trigramKey = hasTrigrams(key) ? key : null;
   // A q of marks or invisible characters only has an empty key, which would be a prefix of all.
   const keyed = key !== '';
   const rows = await sql<
@@ -69,7 +71,8 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
       -- similarity search, the costly branch, is skipped (a one-time filter, evaluated first).
       -- It asks for as many more names as the prefix branch found, which may be among them.
       SELECT name, 3, score
-        FROM similar_advertiser_names(${key}, ${grams}::text, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
+        FROM similar_advertiser_names(
+               ${trigramKey}::text, ${grams}::text, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
        WHERE ${keyed} AND (SELECT count(*) FROM prefixed) <= ${limit}
     ),
     best AS (
