@@ -137,11 +137,19 @@ export type paths = {
          * Advertiser search
          * @description Finds the advertiser names that match `q`, for when the exact name is not known: up to 20
          *     names, best first. A name matches, in this order of rank: exactly (byte for byte), equal
-         *     when case and the accents of common Latin letters are ignored (`acme outdoor` for
-         *     `Acme Outdoor`), starting with `q` in that folded form (`acme` for `Acme Outdoor`), or
-         *     similar to it by PostgreSQL's trigram similarity (at least 0.3; `acme outdor` for
-         *     `Acme Outdoor`). Within a rank, the folded names in code-point order (similar names: the
-         *     most similar first), ties by name. Each entry is an advertiser as the other endpoints
+         *     in folded form (`acme outdoor` for `Acme Outdoor`, `сбербанк россии` for
+         *     `Сбербанк России`, `dab zywnosc` for `Dąb Żywność`), starting with `q` in folded form
+         *     (`acme` for `Acme Outdoor`), or similar to it by PostgreSQL's trigram similarity of the
+         *     folded forms (at least 0.3; `acme outdor` for `Acme Outdoor`), or, when `q` has letters
+         *     outside ASCII or at most 8 characters, of their character bigrams (`harirs` for `Harris`, `Сбербанк Росии` for `Сбербанк России`,
+         *     `東京ガス株式會社` for `東京ガス株式会社`). The folded form is the same
+         *     in every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),
+         *     accents and vowel points removed in Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and
+         *     Arabic (kept where they are part of the letter: Indic scripts, Thai, kana), compatibility
+         *     forms opened (`ＡＢＣ` as `abc`, `ﬁ` as `fi`, `㈜` as `(주)`, `Œ` as `oe`), invisible
+         *     characters dropped and white space collapsed; traditional and simplified Chinese, or
+         *     hiragana and katakana, stay different. Within a rank, the folded names in code-point order
+         *     (similar names: the most similar first), ties by name. Each entry is an advertiser as the other endpoints
          *     understand it (every identifier whose current name it is) with its identifiers,
          *     creatives, country and last date seen. `truncated` says that more names matched than
          *     the 20 returned. No match answers `200` with an empty list. Costs 1 credit.
@@ -1238,8 +1246,8 @@ export type components = {
          */
         name: components["schemas"]["AdvertiserName"];
         /**
-         * @description What to search for: an advertiser name or part of one, in any case, with or without
-         *     accents; surrounding white space is ignored when matching. Absent, empty or only white
+         * @description What to search for: an advertiser name or part of one, in any script and case, with or
+         *     without accents; white space around and repeated inside it is ignored when matching. Absent, empty or only white
          *     space: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as
          *     given), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White
          *     space only wins over too short or too long. Both are free.
@@ -1743,8 +1751,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description What to search for: an advertiser name or part of one, in any case, with or without
-                 *     accents; surrounding white space is ignored when matching. Absent, empty or only white
+                 * @description What to search for: an advertiser name or part of one, in any script and case, with or
+                 *     without accents; white space around and repeated inside it is ignored when matching. Absent, empty or only white
                  *     space: `400 missing_q`. Fewer than 2 or more than 200 characters (Unicode code points, as
                  *     given), given more than once, or not valid percent-encoded UTF-8: `400 invalid_q`. White
                  *     space only wins over too short or too long. Both are free.

@@ -13,6 +13,8 @@
 import fs from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type postgres from 'postgres';
+import { SEARCH_KEY_VERSION } from '../../src/contract/search-key.ts';
+import { keyedNames } from '../../src/data/search-keys.ts';
 
 /** The observation's columns, in the order the benchmark's COPY text has them. */
 export const COPIED_COLUMNS = `
@@ -97,6 +99,14 @@ export async function writeEndStateFloor(
   const columns = 'creative_id, seen_on, landing_domain, advertiser_id, advertiser_name, country';
   await copyFileInto(sql, `staged (${columns})`, copyFile);
   for (const statement of PASS) await sql.unsafe(statement);
+  // The names' search keys are computed in TypeScript (migrations/00025_search-keys-stored).
+  const names = await sql<{ name: string }[]>`SELECT DISTINCT name FROM identifiers`;
+  await sql`
+    INSERT INTO advertiser_names (name, search_key, search_grams, key_version)
+    SELECT name, search_key, search_grams, ${SEARCH_KEY_VERSION}
+    FROM json_to_recordset(${keyedNames(names.map((row) => row.name))}::text::json)
+      AS k(name text, search_key text, search_grams text)
+    ORDER BY search_key, name`;
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuOf(pid);
   return {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import shift from 'postgres-shift';
 import { projectRoot } from '../config.ts';
+import { rekeyNames } from './search-keys.ts';
 
 /**
  * One folder per migration, `NNNNN_name/index.sql`, numbered 00001, 00002, … without gaps, as
@@ -34,7 +35,9 @@ const MIGRATIONS_LOCK = 7_310_000;
 
 /**
  * Applies the versioned SQL migrations in `migrations/` that the database has not seen yet, all
- * of them in one transaction (a failure leaves the database as it was), under MIGRATIONS_LOCK.
+ * of them in one transaction (a failure leaves the database as it was), under MIGRATIONS_LOCK;
+ * then keys the advertiser names whose search keys are of another version (data/search-keys.ts),
+ * which SQL cannot compute.
  */
 export async function migrate(databaseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
   // One connection: the session-level lock, the adoption and postgres-shift's transaction share it.
@@ -52,6 +55,7 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
       path: MIGRATIONS_DIR,
       before: ({ migration_id, name }) => log(`Applying migration ${migration_id} (${name})`),
     });
+    await rekeyNames(sql, log);
     await sql`SELECT pg_advisory_unlock(${MIGRATIONS_LOCK})`;
   } finally {
     // Ending the session also releases the lock when a migration failed.

@@ -1,11 +1,14 @@
 import type { components } from '../../generated/api-types.ts';
 import { maxItemsOf } from '../contract/response-schemas.ts';
+import { hasTrigrams, searchGrams } from '../contract/search-grams.ts';
+import { searchKey } from '../contract/search-key.ts';
 import type { Sql } from './client.ts';
 import { isStorable } from './lookups.ts';
 
 /**
  * The advertiser search and the "did you mean" suggestions (docs/product-rules.md §15): equal keys
- * and prefixes over the index of migrations/00012_search-key-with-name, similar names and domains
+ * and prefixes over the stored search keys of migrations/00025_search-keys-stored (the key of q
+ * computed as ingest computed the names'), similar names and domains
  * through the functions of migrations/00014_similar-names-and-domains. Each branch stops after
  * `limit + 1` names, so the work follows the answer, not the number of identifiers.
  */
@@ -36,7 +39,12 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
   // A name with NUL or a lone surrogate is never stored (data/lookups.ts), so such a q matches
   // nothing exactly; its key drops the NUL, which PostgreSQL cannot take in a text value.
   const exact = isStorable(q) ? q : null;
-  const folded = q.trim().replaceAll('\u0000', '');
+  const key = searchKey(q.replaceAll('\u0000', ''));
+  const grams = searchGrams(key);
+  // Outside ASCII only the n-grams compare: the key gives pg_trgm nothing to look up.
+  const trigramKey = hasTrigrams(key) ? key : null;
+  // A q of marks or invisible characters only has an empty key, which would be a prefix of all.
+  const keyed = key !== '';
   const rows = await sql<
     {
       advertiser: string;
@@ -48,30 +56,31 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
     }[]
   >`
     WITH prefixed AS (
-      SELECT DISTINCT advertiser_search_key(name) AS k, name
-        FROM identifiers
-       WHERE advertiser_search_key(name) >= advertiser_search_key(${folded})
-         AND advertiser_search_key(name) < advertiser_search_key(${folded}) || ${LAST_CODE_POINT}
-       ORDER BY 1, 2
+      SELECT search_key AS k, name
+        FROM advertiser_names
+       WHERE ${keyed} AND search_key >= ${key} AND search_key < ${key + LAST_CODE_POINT}
+       ORDER BY search_key, name
        LIMIT ${limit + 1}
     ),
     matches AS (
-      SELECT name, 0 AS rank, 1::real AS score FROM identifiers WHERE name = ${exact}
+      SELECT name, 0 AS rank, 1::real AS score FROM advertiser_names WHERE name = ${exact}
       UNION ALL
-      SELECT name, CASE WHEN k = advertiser_search_key(${folded}) THEN 1 ELSE 2 END, 1::real FROM prefixed
+      SELECT name, CASE WHEN k = ${key} THEN 1 ELSE 2 END, 1::real FROM prefixed
       UNION ALL
       -- Similar names rank after every prefix match: when those already fill the answer, the
       -- similarity search, the costly branch, is skipped (a one-time filter, evaluated first).
       -- It asks for as many more names as the prefix branch found, which may be among them.
       SELECT name, 3, score
         FROM similar_advertiser_names(
-               advertiser_search_key(${folded}), ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
-       WHERE (SELECT count(*) FROM prefixed) <= ${limit}
+               ${trigramKey}::text, ${grams}::text, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
+       WHERE ${keyed} AND (SELECT count(*) FROM prefixed) <= ${limit}
     ),
     best AS (
-      SELECT name, min(rank) AS rank, max(score) AS score FROM matches GROUP BY name
-      ORDER BY min(rank), max(score) DESC, advertiser_search_key(name), name
-      LIMIT ${limit + 1}
+      SELECT m.name, min(m.rank) AS rank, max(m.score) AS score, a.search_key AS k
+        FROM matches m JOIN advertiser_names a ON a.name = m.name
+       GROUP BY m.name, a.search_key
+       ORDER BY min(m.rank), max(m.score) DESC, a.search_key, m.name
+       LIMIT ${limit + 1}
     )
     SELECT best.name AS advertiser, best.rank, merged.*
       FROM best CROSS JOIN LATERAL (
@@ -81,7 +90,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
                to_char(max(last_seen), 'YYYY-MM-DD') AS last_seen
           FROM identifiers WHERE identifiers.name = best.name
       ) merged
-     ORDER BY best.rank, best.score DESC, advertiser_search_key(best.name), best.name`;
+     ORDER BY best.rank, best.score DESC, best.k, best.name`;
   return {
     q,
     advertisers: rows.slice(0, limit).map((row) => ({

@@ -1,6 +1,8 @@
 import type postgres from 'postgres';
 import { rootDomain } from '../contract/root-domain.ts';
+import { SEARCH_KEY_VERSION } from '../contract/search-key.ts';
 import type { Sql } from '../data/client.ts';
+import { keyedNames } from '../data/search-keys.ts';
 import {
   type BatchOutcome,
   countStatuses,
@@ -111,6 +113,11 @@ function observationsKind(today: string): IngestKind {
         advertiser_id text COLLATE "C" NOT NULL,
         month         date NOT NULL,
         creatives     integer NOT NULL`,
+      // The batch's names that advertiser_names did not hold, with their search keys.
+      ingest_name_keys: `
+        name         text COLLATE "C" NOT NULL,
+        search_key   text COLLATE "C" NOT NULL,
+        search_grams text COLLATE "C"`,
     },
     columns: [
       'pos',
@@ -160,6 +167,15 @@ function validateObservation(record: Record<string, unknown>, today: string): st
  * the per-identifier and per-domain tables, a row for every few observations, keep upserts.
  */
 async function applyObservations(connection: Connection, batch: StagedBatch): Promise<BatchOutcome> {
+  // Search keys are computed here, not by the database (migrations/00025_search-keys-stored), and
+  // only for the names new to the data: most of a batch's names are known.
+  const newNames = await connection<{ name: string }[]>`
+    SELECT n.advertiser_name AS name
+    FROM (SELECT DISTINCT advertiser_name FROM ingest_staged) n
+    LEFT JOIN LATERAL (
+      SELECT true AS known FROM advertiser_names a WHERE a.name = n.advertiser_name LIMIT 1
+    ) k ON true
+    WHERE k.known IS NULL`;
   const [, , [{ positions: disowned }], statuses] = await Promise.all([
     connection`SELECT nextval('ingest_batches')`,
 
@@ -184,6 +200,12 @@ async function applyObservations(connection: Connection, batch: StagedBatch): Pr
 
     batch.repeats ? classifyRepeats(connection) : classifyFirsts(connection),
     ...applyChanges(connection),
+    ...(newNames.length === 0
+      ? []
+      : addNames(
+          connection,
+          newNames.map((row) => row.name),
+        )),
   ]);
   const counts = countStatuses(statuses);
   if (!batch.repeats) counts.unchanged = batch.rows - disowned.length - counts.new - counts.updated;
@@ -429,6 +451,27 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
           name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on,
             i.name_ingest_seq)
                                  THEN EXCLUDED.name_ingest_seq ELSE i.name_ingest_seq END`,
+  ];
+}
+
+/**
+ * Adds to advertiser_names, with their search keys, the names new to it that an identifier
+ * carries once the batch is applied (a name only an earlier observation gave is not carried),
+ * in key order, so names alike share pages (migrations/00019_names-in-key-order).
+ */
+function addNames(connection: Connection, names: string[]): postgres.PendingQuery<postgres.Row[]>[] {
+  return [
+    connection`
+      INSERT INTO ingest_name_keys (name, search_key, search_grams)
+      SELECT name, search_key, search_grams
+      FROM json_to_recordset(${keyedNames(names)}::text::json) AS k(name text, search_key text, search_grams text)`,
+    connection`
+      INSERT INTO advertiser_names (name, search_key, search_grams, key_version)
+      SELECT k.name, k.search_key, k.search_grams, ${SEARCH_KEY_VERSION}
+      FROM ingest_name_keys k
+      LEFT JOIN LATERAL (SELECT true AS carried FROM identifiers i WHERE i.name = k.name LIMIT 1) i ON true
+      WHERE i.carried
+      ORDER BY k.search_key, k.name`,
   ];
 }
 

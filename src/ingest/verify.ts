@@ -1,3 +1,5 @@
+import { searchGrams } from '../contract/search-grams.ts';
+import { SEARCH_KEY_VERSION, searchKey } from '../contract/search-key.ts';
 import type { Sql } from '../data/client.ts';
 
 /**
@@ -38,11 +40,12 @@ const CHECKS: Record<string, { stored: string; derived: string }> = {
     stored: 'SELECT domain, advertisers FROM landing_domain_stats',
     derived: `SELECT landing_domain, count(DISTINCT advertiser_id)::integer FROM observations GROUP BY landing_domain`,
   },
-  // Kept by triggers (migrations/00014_similar-names-and-domains): each name an identifier
-  // carries, and each first label of a landing domain, once.
+  // Kept by ingest and triggers (migrations/00014_similar-names-and-domains, 00025): each name an
+  // identifier carries, and each first label of a landing domain, once. The names' search keys
+  // are checked apart (checkSearchKeys): SQL cannot compute them.
   advertiser_names: {
-    stored: 'SELECT name, search_key FROM advertiser_names',
-    derived: `SELECT DISTINCT advertiser_name, advertiser_search_key(advertiser_name)
+    stored: 'SELECT name FROM advertiser_names',
+    derived: `SELECT DISTINCT advertiser_name
               FROM (SELECT DISTINCT ON (advertiser_id) advertiser_name
                     FROM observations ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC) latest`,
   },
@@ -70,5 +73,22 @@ export async function checkAggregates(sql: Sql): Promise<string[]> {
     if (missing > 0 || extra > 0)
       problems.push(`${table}: ${missing} row(s) missing or wrong, ${extra} row(s) extra or wrong`);
   }
+  const wrongKeys = await checkSearchKeys(sql);
+  if (wrongKeys > 0) problems.push(`advertiser_names: ${wrongKeys} search key(s) not those of their names`);
   return problems;
+}
+
+/** Names whose stored search key or n-grams are not those this version computes, or of another version. */
+async function checkSearchKeys(sql: Sql): Promise<number> {
+  let wrong = 0;
+  const names = sql<
+    { name: string; search_key: string | null; search_grams: string | null; key_version: number | null }[]
+  >`SELECT name, search_key, search_grams, key_version FROM advertiser_names`;
+  for await (const rows of names.cursor(10_000)) {
+    for (const { name, search_key, search_grams, key_version } of rows) {
+      const key = searchKey(name);
+      if (key_version !== SEARCH_KEY_VERSION || search_key !== key || search_grams !== searchGrams(key)) wrong += 1;
+    }
+  }
+  return wrong;
 }

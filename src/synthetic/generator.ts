@@ -98,6 +98,22 @@ export const DEMO = {
   dormantName: 'Vintage Lamp Company',
   /** Crawled, never seen in an observation: 200 with `has_data: false`, no advertisers. */
   crawledOnlyDomain: 'quiet-harbor.co.uk',
+  /** Advertisers whose names are in other scripts, or carry letters beyond A-Z, each on its own
+   * domain (some internationalized): a search in another case or without accents finds them
+   * (docs/product-rules.md R15.2). */
+  worldAdvertisers: [
+    { name: 'Сбербанк России', country: 'RU', domain: 'sberbank-demo.ru' },
+    { name: '東京ガス株式会社', country: 'JP', domain: 'tokyo-gas-demo.co.jp' },
+    { name: 'Müller Bäckerei GmbH', country: 'DE', domain: 'müller-bäckerei.de' },
+    { name: 'Dąb Żywność', country: 'PL', domain: 'dąb-żywność.pl' },
+    { name: 'Ελληνικά Τρόφιμα Α.Ε.', country: 'GR', domain: 'ελληνικά-τρόφιμα.gr' },
+    { name: 'شركة الاتصالات السعودية', country: 'SA', domain: 'stc-demo.com.sa' },
+    { name: 'בנק לאומי', country: 'IL', domain: 'leumi-demo.co.il' },
+    { name: 'टाटा मोटर्स', country: 'IN', domain: 'tata-motors-demo.in' },
+    { name: 'ธนาคารกรุงเทพ', country: 'TH', domain: 'bangkok-bank-demo.co.th' },
+    { name: '(주)삼성전자', country: 'KR', domain: 'samsung-demo.co.kr' },
+    { name: '中国银行股份有限公司', country: 'CN', domain: 'boc-demo.cn' },
+  ],
   /** Present nowhere: 404. */
   unknownName: 'No Such Advertiser Ltd',
   unknownDomain: 'never-seen-example.org',
@@ -570,6 +586,16 @@ function fixtureIdentifiers(today: number): Identifier[] {
       lastDay: monthsAgo(today, 40),
     },
   ];
+  DEMO.worldAdvertisers.forEach(({ name, country, domain }, k) => {
+    fixtures.push({
+      advertiserId: id(1, 30 + k),
+      name,
+      country,
+      domains: [domain],
+      creatives: 3 + (k % 4),
+      ...recent(6 + k),
+    });
+  });
   // Resellers and affiliates bidding on the brand: 1 to 6 landing domains each, so every
   // profile boundary (1, 2, 4, 5) is present.
   for (let k = 0; k < BIDDERS; k += 1) {

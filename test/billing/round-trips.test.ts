@@ -116,7 +116,7 @@ describe('database round trips per request', () => {
     expect(status).toBe(404);
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/FROM debit_credits\(/);
-    expect(statements[2]).toMatch(/advertiser_search_key/);
+    expect(statements[2]).toMatch(/advertiser_names/);
   });
 
   it('the free account endpoint: one statement, which reads the balance', async () => {

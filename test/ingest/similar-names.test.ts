@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_KEY_VERSION } from '../../src/contract/search-key.ts';
 import { similarDomains, similarNames } from '../../src/data/search.ts';
 import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -71,12 +72,99 @@ describe('the names and domain stems similar matches are found in', () => {
   });
 
   it('checkAggregates reports a name or a stem the triggers would not have kept', async () => {
-    await db.sql`INSERT INTO advertiser_names (name, search_key) VALUES ('Nobody', 'nobody')`;
+    await db.sql`
+      INSERT INTO advertiser_names (name, search_key, key_version)
+      VALUES ('Nobody Else Ltd', 'nobody else ltd', ${SEARCH_KEY_VERSION})`;
     await db.sql`DELETE FROM landing_domain_stems WHERE stem = 'globex'`;
     expect(await checkAggregates(db.sql)).toEqual([
       'advertiser_names: 0 row(s) missing or wrong, 1 row(s) extra or wrong',
       'landing_domain_stems: 1 row(s) missing or wrong, 0 row(s) extra or wrong',
     ]);
+  });
+
+  it('a name or domain label exactly at a band boundary (0.45) is suggested before less similar ones', async () => {
+    await resetData(db.sql);
+    // Trigram similarities to the typos: 0.45, 0.40 and 0.30; for the domains' labels 0.45, 0.44, 0.41.
+    const names = ['Harbor Lights', 'Aarbor Lamps', 'Harbour Lights'];
+    const domains = ['lighthousemedia.com', 'lighthosting.com', 'lighthouse.com'];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) =>
+        observation({
+          creative_id: `C${i}`,
+          advertiser_id: `AR${i}`,
+          advertiser_name: name,
+          landing_url: `https://${domains[i]}/`,
+        }),
+      ),
+      { today: TODAY },
+    );
+    expect(await similarNames(db.sql, 'Aarbor Lighets')).toEqual(names);
+    expect(await similarDomains(db.sql, 'lighthosemea.com')).toEqual(domains);
+  });
+
+  it('at the cut, equally similar names are taken in key order, not upper case first', async () => {
+    await resetData(db.sql);
+    const names = ['ACME TOOL X', 'ACME TOOL Y', ...['a', 'b', 'c', 'd', 'e'].map((letter) => `acme tool ${letter}`)];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    expect(await similarNames(db.sql, 'Acme Tol')).toEqual([
+      'acme tool a',
+      'acme tool b',
+      'acme tool c',
+      'acme tool d',
+      'acme tool e',
+    ]);
+  });
+
+  it('in every script: a misspelled name finds the name, scripts without spaces too', async () => {
+    await resetData(db.sql);
+    const names = [
+      'Сбербанк России',
+      '東京ガス株式会社',
+      'ธนาคารกรุงเทพ',
+      '(주)삼성전자',
+      'شركة الاتصالات السعودية',
+      'Ελληνικά Τρόφιμα Α.Ε.',
+      'בנק לאומי',
+      'टाटा मोटर्स',
+      '中国银行股份有限公司',
+    ];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    for (const [typo, name] of [
+      ['Сбербанк Росии', 'Сбербанк России'],
+      ['東京ガス株式會社', '東京ガス株式会社'],
+      ['ธนาคารกรุเทพ', 'ธนาคารกรุงเทพ'],
+      ['(주)삼성젼자', '(주)삼성전자'],
+      ['شركة الاتصلات السعودية', 'شركة الاتصالات السعودية'],
+      ['Ελληνικα Τροφημα', 'Ελληνικά Τρόφιμα Α.Ε.'],
+      ['בנק לאמי', 'בנק לאומי'],
+      ['टाटा मोटरस', 'टाटा मोटर्स'],
+      ['中国银行有限公司', '中国银行股份有限公司'],
+    ]) {
+      expect([typo, await similarNames(db.sql, typo)]).toEqual([typo, [name]]);
+    }
+    expect(await checkAggregates(db.sql)).toEqual([]);
+  });
+
+  it('a one-letter typo of a short name finds it (Harirs for Harris)', async () => {
+    await resetData(db.sql);
+    const names = ['Harris', 'Harrison Tools', 'Ikea', 'Globex'];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    expect((await similarNames(db.sql, 'Harirs'))[0]).toBe('Harris');
+    expect((await similarNames(db.sql, 'Glbex'))[0]).toBe('Globex');
+    expect(await checkAggregates(db.sql)).toEqual([]);
   });
 
   it('hold at most 256 kB of unmerged names after a load, which every misspelled name would read', async () => {

@@ -17,6 +17,11 @@ const EXTRA = [
   o('s2', 'AR902', 'ACME Outdoor GmbH & Co. KG'),
   o('s3', 'AR903', 'Écoles Müller'),
   o('s4', 'AR904', 'Acme Outdoors Gmbh'),
+  o('w1', 'AR911', 'Сбербанк России'),
+  o('w2', 'AR912', 'Dąb Żywność'),
+  o('w3', 'AR913', 'ΟΔΥΣΣΕΥΣ Α.Ε.'),
+  o('w4', 'AR914', '(주)삼성전자'),
+  o('w5', 'AR915', 'ＡＢＣ Ｍａｒｔ'),
   ...Array.from({ length: 24 }, (_, i) => o(`p${i}`, `AR95${String(i).padStart(2, '0')}`, `Prefix Brand ${i}`)),
 ];
 
@@ -61,6 +66,22 @@ describe('GET /api/v1/advertisers/search', () => {
       q: '  ecoles muller ',
       advertisers: [{ advertiser: 'Écoles Müller', match: 'case_insensitive', advertiser_ids: ['AR903'] }],
     });
+  });
+
+  it('200: case, accents and compatibility forms are ignored in every script', async () => {
+    for (const [q, advertiser, match] of [
+      ['сбербанк', 'Сбербанк России', 'prefix'],
+      ['СБЕРБАНК РОССИИ', 'Сбербанк России', 'case_insensitive'],
+      ['Dab Zywnosc', 'Dąb Żywność', 'case_insensitive'],
+      ['οδυσσεύς α.ε.', 'ΟΔΥΣΣΕΥΣ Α.Ε.', 'case_insensitive'],
+      ['㈜삼성전자', '(주)삼성전자', 'case_insensitive'],
+      ['abc mart', 'ＡＢＣ Ｍａｒｔ', 'case_insensitive'],
+      ['E\u0301coles  muller', 'Écoles Müller', 'case_insensitive'],
+    ]) {
+      const response = await api.request(search(q), { key });
+      const { advertisers } = response.body as { advertisers: { advertiser: string; match: string }[] };
+      expect([q, advertisers[0]?.advertiser, advertisers[0]?.match]).toEqual([q, advertiser, match]);
+    }
   });
 
   it('200: a typo finds the name by similarity', async () => {

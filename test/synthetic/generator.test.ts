@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootDomain } from '../../src/contract/root-domain.ts';
 import {
   getAdvertiserHistory,
   getAdvertiserLandingDomains,
@@ -7,6 +8,7 @@ import {
   getBrandBidReport,
   getDomainSummary,
 } from '../../src/data/lookups.ts';
+import { searchAdvertisers } from '../../src/data/search.ts';
 import { checkAggregates, ingestCrawls, ingestLabels, ingestObservations } from '../../src/ingest/index.ts';
 import { type Dataset, DEMO, generateDataset } from '../../src/synthetic/generator.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -210,6 +212,29 @@ describe('synthetic generator: the shapes the demo and the tests rely on, after 
     expect(row.agency).toBeGreaterThan(3);
     expect(row.direct).toBeGreaterThan(3);
     expect(row.unlabelled).toBeGreaterThan(row.agency + row.direct);
+  });
+
+  it('names in other scripts and internationalized domains: found in another case or without accents', async () => {
+    const queries = [
+      'сбербанк россии',
+      '東京ガス株式会社',
+      'MULLER BACKEREI GMBH',
+      'dab zywnosc',
+      'ελληνικα τροφιμα α.ε.',
+      'شركة الاتصالات السعودية',
+      'בנק לאומי',
+      'टाटा मोटर्स',
+      'ธนาคารกรุงเทพ',
+      '㈜삼성전자',
+      '中国银行股份有限公司',
+    ];
+    for (const [k, { name, domain }] of DEMO.worldAdvertisers.entries()) {
+      const { advertisers } = await searchAdvertisers(db.sql, queries[k]);
+      expect([queries[k], advertisers[0]?.advertiser]).toEqual([queries[k], name]);
+      const summary = await getAdvertiserSummary(db.sql, name);
+      expect(summary?.landing_domains).toBe(1);
+      expect(await getDomainSummary(db.sql, rootDomain(`https://${domain}/`)!)).toMatchObject({ has_data: true });
+    }
   });
 
   it('unknown name and domain are 404', async () => {
