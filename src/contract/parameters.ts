@@ -10,9 +10,9 @@ import { rootDomain } from './root-domain.ts';
  * The parameter rules of docs/product-rules.md §3 and R7.1. They read the raw query string,
  * because "given twice", "white space only" and "not valid percent-encoded UTF-8" are facts the
  * typed validators cannot see. Their limits are the contract's, read at start-up: the `name`
- * schema's maxLength (code points, as JSON Schema counts), the `from` and `to` schemas' pattern,
- * the `limit` schema's bounds and default, the Idempotency-Key schema, and whether a parameter
- * is `required`.
+ * schema's maxLength (code points, as JSON Schema counts), the `from` and `to` schemas' pattern
+ * and first and last days, the `limit` schema's bounds, default and written form, the
+ * Idempotency-Key schema, and whether a parameter is `required`.
  */
 /** Longest advertiser name, in code points: the `name` parameter's `maxLength`, which ingest applies too. */
 export const MAX_NAME_CODE_POINTS = maxLengthOf(
@@ -141,26 +141,52 @@ function isCalendarDay(value: string): boolean {
   return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
 }
 
-/** `from` or `to`: a calendar day the parameter's schema allows (its pattern bounds the years). */
+/**
+ * A day schema's first and last days (`x-minimum`, `x-maximum`: `YYYY-MM-DD`, which JSON Schema's
+ * `minimum` cannot state for a string) and its example.
+ */
+function dayRange(schema: any, where: string): { first: string; last: string; example: string } {
+  const { 'x-minimum': first, 'x-maximum': last, example } = schema ?? {};
+  for (const day of [first, last, example])
+    if (typeof day !== 'string' || !isCalendarDay(day))
+      throw new Error(`${where} needs x-minimum, x-maximum and an example, each a YYYY-MM-DD day`);
+  return { first, last, example };
+}
+
+/** `from` or `to`: a calendar day the parameter's schema allows, within its first and last days. */
 function dayParameter(parameter: 'from' | 'to'): Rule {
   const code = `invalid_${parameter}` as const;
-  const schema = stringRule(parameterSchema('query', parameter), `openapi.yaml: the query parameter "${parameter}"`);
-  const rule = 'a UTC date from 2000-01-01 to 9999-12-31, such as 2026-11-01';
+  const where = `openapi.yaml: the query parameter "${parameter}"`;
+  const declared = parameterSchema('query', parameter);
+  const schema = stringRule(declared, where);
+  const { first, last, example } = dayRange(declared, where);
+  const rule = `a UTC date from ${first} to ${last}, such as ${example}`;
   return (values) => {
     const value = oneValue(values, parameter, code, rule);
-    if (!meetsRule(schema, value) || !isCalendarDay(value))
+    // Four-digit years (the pattern), so the days compare as text.
+    if (!meetsRule(schema, value) || !isCalendarDay(value) || value < first || value > last)
       throw new ApiError(code, `The query parameter "${parameter}" must be ${rule}, given once.`);
     return value;
   };
 }
 
-/** The `limit` schema's bounds, as the contract states them (its default is read with the others'). */
-const LIMIT = parameterSchema('query', 'limit') as { minimum: number; maximum: number };
+/**
+ * The `limit` schema's bounds, as the contract states them (its default is read with the others'),
+ * and `x-pattern`, how the number may be written in the query.
+ */
+const LIMIT = limitSchema(parameterSchema('query', 'limit'));
+
+function limitSchema(schema: any): { minimum: number; maximum: number; written: RegExp } {
+  const { minimum, maximum, 'x-pattern': pattern } = schema ?? {};
+  if (!Number.isInteger(minimum) || !Number.isInteger(maximum) || typeof pattern !== 'string')
+    throw new Error('openapi.yaml: the query parameter "limit" needs an integer minimum and maximum and x-pattern');
+  return { minimum, maximum, written: new RegExp(pattern, 'u') };
+}
 
 export function limitParameter(values: Values): number {
   const rule = `a whole number from ${LIMIT.minimum} to ${LIMIT.maximum}`;
   const value = oneValue(values, 'limit', 'invalid_limit', rule);
-  const limit = /^[0-9]{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  const limit = LIMIT.written.test(value) ? Number(value) : Number.NaN;
   if (!(limit >= LIMIT.minimum && limit <= LIMIT.maximum))
     throw new ApiError('invalid_limit', `The query parameter "limit" must be ${rule}, given once.`);
   return limit;
