@@ -1812,7 +1812,6 @@ const LimitParamsSchema = z.coerce
   .number()
   .pipe(z.int().min(1).max(200))
   .default(50)
-  .exactOptional()
   .openapi({
     param: {
       name: 'limit',
