@@ -16,7 +16,7 @@ import { rootDomain } from './root-domain.ts';
  * "white space only", "not valid percent-encoded UTF-8"), and, after them, what a zod schema does
  * not say as the contract means it (lengths in code points, a root domain, a cursor this service
  * made, how a number is written, the first and last days). Any refusal is the contract's error
- * (`missing_<name>` or `invalid_<name>`) with the same message as before; the first parameter that
+ * (`missing_<name>` or `invalid_<name>`) with its message; the first parameter that
  * fails, in the order the operation declares them, answers.
  */
 /** Longest advertiser name, in code points: the `name` parameter's `maxLength`, which ingest applies too. */
