@@ -1767,10 +1767,14 @@ const FromParamsSchema = z.iso
         format: 'date',
         maxLength: 10,
         pattern: '^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$',
+        'x-minimum': '2000-01-01',
+        'x-maximum': '9999-12-31',
         description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
         example: '2026-11-01',
       },
     },
+    'x-minimum': '2000-01-01',
+    'x-maximum': '9999-12-31',
     description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
     example: '2026-11-01',
   })
@@ -1792,10 +1796,14 @@ const ToParamsSchema = z.iso
         format: 'date',
         maxLength: 10,
         pattern: '^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$',
+        'x-minimum': '2000-01-01',
+        'x-maximum': '9999-12-31',
         description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
         example: '2026-11-01',
       },
     },
+    'x-minimum': '2000-01-01',
+    'x-maximum': '9999-12-31',
     description: 'A UTC calendar date from 2000-01-01 to 9999-12-31, `YYYY-MM-DD`.',
     example: '2026-11-01',
   })
@@ -1804,7 +1812,6 @@ const LimitParamsSchema = z.coerce
   .number()
   .pipe(z.int().min(1).max(200))
   .default(50)
-  .exactOptional()
   .openapi({
     param: {
       name: 'limit',
@@ -1812,8 +1819,15 @@ const LimitParamsSchema = z.coerce
       required: false,
       description:
         'Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the\nparameter given more than once): `400 invalid_limit`, free.\n',
-      schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+      schema: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 200,
+        default: 50,
+        'x-pattern': '^[0-9]{1,4}$',
+      },
     },
+    'x-pattern': '^[0-9]{1,4}$',
   })
 
 const CursorParamsSchema = z

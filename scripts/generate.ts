@@ -27,13 +27,22 @@ const routesFile = path.join(outDir, 'routes.ts');
 execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'hono-takibi'), [specPath, '-o', routesFile], {
   stdio: 'pipe',
 });
-fs.writeFileSync(
-  routesFile,
-  banner + fs.readFileSync(routesFile, 'utf8') + routesByOperationId(fs.readFileSync(routesFile, 'utf8')),
-);
+const takibiRoutes = withDefaultsPresent(fs.readFileSync(routesFile, 'utf8'));
+fs.writeFileSync(routesFile, banner + takibiRoutes + routesByOperationId(takibiRoutes));
 
 const types = astToString(await openapiTS(new URL(`file://${specPath}`), { exportType: true }));
 fs.writeFileSync(path.join(outDir, 'api-types.ts'), banner + types);
+
+/**
+ * hono-takibi makes every parameter that is not required `.exactOptional()`, even one with a
+ * `default`, so its value is typed as possibly absent although the schema always gives it (the
+ * default). Without the wrapper the schema reads an absent parameter the same way (zod-openapi
+ * still documents it as optional) and types it as always there: a handler needs no `!`.
+ */
+function withDefaultsPresent(routes: string): string {
+  const defaulted = /(\.default\([^()]*\))\s*\.exactOptional\(\)/g;
+  return routes.replace(defaulted, '$1');
+}
 
 /**
  * hono-takibi names a route after its path (`getApiV1DomainRoute`); the service knows each

@@ -12,8 +12,7 @@ export function registerGetAccountLedger(app: App, { sql }: { sql: Sql }) {
     // A test key sees only the sandbox's entries (R17.7), and its calls write none (R17.2).
     if (c.get('sandbox')) return c.json({ entries: [], next_cursor: null }, 200);
     const before = cursor === undefined ? undefined : (entryAfter(cursor) ?? undefined);
-    // An absent limit has the contract's default (contract/parameters.ts).
-    const page = await ledgerPage(sql, c.get('accountId'), { before, limit: limit! });
+    const page = await ledgerPage(sql, c.get('accountId'), { before, limit });
     const last = page.rows.at(-1);
     return c.json(
       {

@@ -1,15 +1,15 @@
 import { getAccountUsageRoute as route } from '../../generated/routes.ts';
 import { dayNumber, daysFrom, dayText, utcDay } from '../accounts/usage-days.ts';
 import { ApiError } from '../contract/errors.ts';
+import { usageRange } from '../contract/usage-range.ts';
 import { keysOf } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
 import { usageByDay } from '../data/usage.ts';
 import type { App } from '../http/app-env.ts';
 import { registerOperation } from './operation.ts';
 
-/** The default range, in days ending with `to`; and the longest one a call may ask for. */
-const DEFAULT_DAYS = 30;
-const MAX_DAYS = 366;
+/** The default range, in days ending with `to`; and the longest one a call may ask for: the contract's. */
+const { defaultDays: DEFAULT_DAYS, maxDays: MAX_DAYS } = usageRange();
 
 interface Counts {
   calls: number;

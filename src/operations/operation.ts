@@ -35,9 +35,9 @@ export function withDataOf<T>(c: Context<AppEnv>, reads: ReadReplicas, answer: (
 /**
  * Serves `route` (generated from openapi.yaml) with `handler`, typed from the route: the handler
  * reads its validated, normalized parameters with `c.req.valid(...)` and answers the route's
- * documented responses. The parameters are validated once, by the parameter rules before the
- * handler (http/parameters.ts), not again by the route's zod schemas: those cannot see a
- * parameter given twice or a malformed percent-escape, which the rules must refuse.
+ * documented responses. The parameters were checked before the handler (http/parameters.ts) by
+ * the same generated schemas that type them, around a pre-step on the raw query that sees what
+ * they cannot (a parameter given twice, a malformed percent-escape); so they are not checked again here.
  */
 export function registerOperation<R extends RouteConfig>(app: App, route: R, handler: RouteHandler<R, AppEnv>): void {
   app.openAPIRegistry.registerPath(route);

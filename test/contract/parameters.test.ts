@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as routes from '../../generated/routes.ts';
 import { contractOperations } from '../../src/contract/operations.ts';
 import { checkQueryParameter, queryParameters } from '../../src/contract/parameters.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -211,5 +212,37 @@ describe('query parameters as the contract declares them', () => {
       for (const parameter of operation.queryParameters) expect(() => checkQueryParameter(parameter)).not.toThrow();
     expect(() => checkQueryParameter({ name: 'page', required: false })).toThrow(/"page", which has no rule/);
     expect(() => checkQueryParameter({ name: 'limit', required: true })).toThrow(/no error code missing_limit/);
+  });
+});
+
+describe('the generated schemas check and make the values', () => {
+  const url = (query: string) => `http://localhost/api/v1/p${query}`;
+  const declared = (operationId: string) =>
+    contractOperations.find((operation) => operation.operationId === operationId)!.queryParameters;
+
+  it('an accepted value is what the route’s generated schema makes of it, an absent one its default', () => {
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['getAccountLedger', '', {}],
+      ['getAccountLedger', '?limit=0007&cursor=bGVkZ2VyOjQy', { limit: '0007', cursor: 'bGVkZ2VyOjQy' }],
+      ['getAccountUsage', '?from=2024-02-29&to=2024-03-01', { from: '2024-02-29', to: '2024-03-01' }],
+      ['getAdvertiserSummary', '?name=Acme%20Outdoor', { name: 'Acme Outdoor' }],
+      ['searchAdvertisers', '?q=acme', { q: 'acme' }],
+    ];
+    for (const [operationId, query, given] of cases) {
+      const route = (routes as Record<string, any>)[`${operationId}Route`];
+      expect(queryParameters(url(query), declared(operationId)), query).toEqual(route.request.query.parse(given));
+    }
+  });
+
+  it('a value its schema refuses is refused with the parameter’s error: a day that does not exist', () => {
+    for (const day of ['2023-02-29', '2026-04-31', '2100-02-29']) {
+      let error: unknown;
+      try {
+        queryParameters(url(`?from=${day}`), declared('getAccountUsage'));
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, day).toMatchObject({ code: 'invalid_from', status: 400 });
+    }
   });
 });
