@@ -15,7 +15,10 @@ if (config.databaseUrl === undefined) throw new Error('the bench server needs DA
 // The request log as `npm start` writes it, at LOG_LEVEL, to the file the harness names
 // (standard output carries the one line the harness reads).
 const requestLog = process.env.BENCH_REQUEST_LOG;
-const logger = createLogger({ destination: bufferedOutput(requestLog ? fs.openSync(requestLog, 'w') : 2) });
+const logger = createLogger({
+  level: config.logLevel,
+  destination: bufferedOutput(requestLog ? fs.openSync(requestLog, 'w') : 2),
+});
 const service = await startService(config, {
   log: (line) => console.error(line),
   logger,
