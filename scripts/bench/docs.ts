@@ -185,8 +185,8 @@ ${scaleSection}
     `advertiser landing domains, brand-bid report, account), or the framework floor.
 - **c**: concurrency: connections to the service, each with one request in flight (autocannon), ` +
     `or concurrent loops for the baseline.
-- **service**: the service process (\`scripts/bench/server.ts\`, built by the same \`startService\`/\`createApp\` ` +
-    `as \`npm start\`), requests spread round-robin over the ${n(config.accounts)} keys and over ` +
+- **service**: the service process (\`scripts/bench/server.ts\`, built from the same \`openService\` ` +
+    `and \`createApp\` as \`npm start\`), requests spread round-robin over the ${n(config.accounts)} keys and over ` +
     `${n(dataset.sampledNames)} advertiser names / ${n(dataset.sampledDomains)} landing domains sampled from the ` +
     `dataset.
 - **hot**: the same requests, all on ONE key (one account's balance row).

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
 import { connect } from '../../src/data/client.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 
 /**
  * The request log (pino, one JSON line per request) and what it must never hold: an API key,
@@ -146,7 +146,7 @@ describe('request log', () => {
     const written: string[] = [];
     const sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 1);
     try {
-      const app = createApp({
+      const app = testApp({
         sql,
         logger: createLogger({ level: logLevel, destination: { write: (chunk) => void written.push(chunk) } }),
       });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMIT } from '../../src/app.ts';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, loadConfig } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { createApiKey, revokeApiKey } from '../../src/data/accounts.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { DEFAULT_RATE_LIMIT } from '../support/app.ts';
 
 /**
  * The per-key rate limit (issue 6): 429 rate_limited with Retry-After and the RateLimit /

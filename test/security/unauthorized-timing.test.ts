@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { DEFAULT_UNAUTHORIZED_FLOOR_MS } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { startHttpServer, type TestHttpServer } from '../support/http.ts';
 
 /**
@@ -88,8 +88,8 @@ describe('401 response times do not tell the refusal cases apart', () => {
 
   beforeAll(async () => {
     api = await createTestApi();
-    served = await startHttpServer(createApp({ sql: api.db.sql, unauthorizedFloorMs: DEFAULT_UNAUTHORIZED_FLOOR_MS }));
-    unfloored = await startHttpServer(createApp({ sql: api.db.sql, unauthorizedFloorMs: 0 }));
+    served = await startHttpServer(testApp({ sql: api.db.sql, unauthorizedFloorMs: DEFAULT_UNAUTHORIZED_FLOOR_MS }));
+    unfloored = await startHttpServer(testApp({ sql: api.db.sql, unauthorizedFloorMs: 0 }));
     // Other accounts and keys in the table, so that the lookups search a populated index.
     for (let i = 0; i < 50; i++) await api.newKey(100);
     const revoked = await api.newKey(1000);
