@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/config.ts';
 
 /**
- * The layout's rules that a reader relies on (docs/architecture.md): modules import each other
- * without cycles, type-only imports included, and only the application's composition root
- * (app.ts) imports the operations.
+ * The layout's rules that a reader relies on (docs/architecture.md): modules (.ts and .tsx) import
+ * each other without cycles, type-only imports included, and so do the folders of src/; only
+ * the application (app.ts) imports the operations.
  */
 const SRC = path.join(projectRoot, 'src');
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
@@ -15,18 +15,18 @@ function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(file);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [file] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [file] : [];
   });
 }
 
-/** Every TypeScript file of src/, test/ and scripts/, the Python fuzzing hooks' folder left out. */
+/** Every TypeScript file (.ts, .tsx) of src/, test/ and scripts/, the Python fuzzing hooks' folder left out. */
 function typescriptFiles(): string[] {
   const walk = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory())
         return file === path.join(projectRoot, 'test', 'contract', 'schemathesis') ? [] : walk(file);
-      return entry.name.endsWith('.ts') ? [file] : [];
+      return /\.tsx?$/.test(entry.name) ? [file] : [];
     });
   return ['src', 'test', 'scripts'].flatMap((dir) => walk(path.join(projectRoot, dir)));
 }
@@ -45,6 +45,29 @@ function importGraph(): Map<string, string[]> {
   }
   return graph;
 }
+
+/**
+ * The graph of src/'s folders: an import from one folder into another is an edge between them; a
+ * file at the top of src/ (config.ts, app.ts…) is a node of its own.
+ */
+function folderGraph(files: Map<string, string[]>): Map<string, string[]> {
+  const folder = (file: string) => (file.includes('/') ? `${file.split('/')[0]}/` : file);
+  const graph = new Map<string, string[]>();
+  for (const [file, targets] of files) {
+    const from = folder(file);
+    const edges = new Set(graph.get(from));
+    for (const target of targets) if (folder(target) !== from) edges.add(folder(target));
+    graph.set(from, [...edges].sort());
+  }
+  return graph;
+}
+
+/**
+ * Folder cycles still to be undone, each named once: billing's middleware answers HTTP itself
+ * (http/ imports billing/ and billing/ imports http/) until billing returns its outcome to one
+ * thin edge. Undoing it makes the test below fail until the entry is removed.
+ */
+const KNOWN_FOLDER_CYCLES = ['billing/ → http/ → billing/'];
 
 function cycles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
@@ -69,6 +92,30 @@ describe('the layout of src/', () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(50);
     expect(cycles(graph).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('has no import cycles between its folders (a file at its top counts as a folder)', () => {
+    const graph = folderGraph(importGraph());
+    expect(graph.size).toBeGreaterThan(10);
+    expect(cycles(graph).map((cycle) => cycle.join(' → '))).toEqual(KNOWN_FOLDER_CYCLES);
+  });
+
+  it('sees .tsx files and the folder of each file (the checks themselves work)', () => {
+    const graph = importGraph();
+    expect([...graph.keys()].some((file) => file.endsWith('.tsx'))).toBe(true);
+    expect(
+      folderGraph(
+        new Map([
+          ['data/a.ts', ['web/b.tsx']],
+          ['web/b.tsx', ['data/c.ts', 'config.ts']],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['data/', ['web/']],
+        ['web/', ['config.ts', 'data/']],
+      ]),
+    );
   });
 
   it('finds a cycle when there is one (the check itself works)', () => {

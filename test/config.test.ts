@@ -4,13 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { README, readmeConfigTable } from '../scripts/config-table.ts';
 import {
   ConfigError,
+  DEFAULT_CREDIT_PACKS,
   DEFAULT_HTTP_LIMITS,
   envSchema,
   loadConfig,
   projectRoot,
   renderConfigTable,
 } from '../src/config.ts';
-import { DEFAULT_CREDIT_PACKS } from '../src/payments/credit-packs.ts';
 
 const HTTP_VARIABLES = [
   'HTTP_MAX_HEADER_BYTES',

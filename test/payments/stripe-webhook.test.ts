@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
+import { DEFAULT_CREDIT_PACKS } from '../../src/config.ts';
 import { createAccount } from '../../src/data/accounts.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { recordCheckout } from '../../src/data/purchases.ts';
-import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
