@@ -12,7 +12,7 @@ import { validateResponse } from '../support/contract.ts';
 import { createFixtureApi, NOW } from '../support/fixture.ts';
 
 /**
- * Issue 5, target 4: a billed request costs one round trip for the key check and the debit
+ * R5.8: a billed request costs one round trip for the key check and the debit
  * together and one for the query. Counted at the client: every statement postgres.js sends.
  */
 describe('database round trips per request', () => {

@@ -4,7 +4,7 @@ import { createTestApi, type TestApi } from '../support/api.ts';
 import { testApp } from '../support/app.ts';
 
 /**
- * Security headers on every response (issue 6, Security): nosniff everywhere, no-store on every
+ * Security headers on every response (docs/product-rules.md R9.2): nosniff everywhere, no-store on every
  * API and operations answer (charged ones above all), a Content-Security-Policy on every page.
  */
 describe('security headers', () => {

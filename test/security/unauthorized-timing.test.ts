@@ -7,7 +7,7 @@ import { testApp } from '../support/app.ts';
 import { startHttpServer, type TestHttpServer } from '../support/http.ts';
 
 /**
- * "The response time does not reveal which case it was beyond noise" (issue 6), measured over
+ * The time of a 401 does not tell why the key was refused (docs/product-rules.md R4.9, R4.11), measured over
  * the real HTTP server: every refused-key case is sent ROUNDS times, interleaved in a new random
  * order each round so that drifts of a loaded machine hit all cases alike, and the cases' medians
  * are compared. A median ignores the odd slow request of a busy CI machine; the tolerance is a
