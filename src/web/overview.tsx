@@ -23,7 +23,7 @@ function jsonBlock(value: unknown): string {
 
 /**
  * GET /account: the balance, how to add credits (R13.7), and the usage of the last 30 or 90 days
- * (docs/product-rules.md R12.36–R12.38).
+ * (docs/product-rules.md R12.36, R12.51, R12.53).
  */
 export function registerOverview(
   web: Web,
