@@ -6,7 +6,7 @@ import { projectRoot } from '../src/config.ts';
 /**
  * The layout's rules that a reader relies on (docs/architecture.md): modules (.ts and .tsx) import
  * each other without cycles, type-only imports included, and so do the folders of src/; only
- * the application (app.ts) imports the operations.
+ * the application (app.ts) imports the operations; code and Markdown lines keep their widths.
  */
 const SRC = path.join(projectRoot, 'src');
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
@@ -68,6 +68,40 @@ function folderGraph(files: Map<string, string[]>): Map<string, string[]> {
  * thin edge. Undoing it makes the test below fail until the entry is removed.
  */
 const KNOWN_FOLDER_CYCLES = ['billing/ → http/ → billing/'];
+
+/**
+ * How wide a line of Markdown prose may be, as the project's documents are wrapped. Not counted:
+ * tables, fenced code, the proof lines of product-rules.md (test names are quoted whole), a line of
+ * one word (a long URL), rule anchors and link targets (a link counts as its text).
+ */
+const MARKDOWN_WIDTH = 100;
+
+/**
+ * README.md and docs/*.md; docs/benchmarks.md is left out: scripts/bench/docs.ts renders it from a
+ * run's numbers, a paragraph a line.
+ */
+function markdownFiles(): string[] {
+  const docs = fs
+    .readdirSync(path.join(projectRoot, 'docs'))
+    .filter((name) => name.endsWith('.md') && name !== 'benchmarks.md')
+    .map((name) => path.join(projectRoot, 'docs', name));
+  return [path.join(projectRoot, 'README.md'), ...docs];
+}
+
+/** The numbers (from 1) of the lines of a Markdown text wider than `MARKDOWN_WIDTH`, as read. */
+function overWide(markdown: string): number[] {
+  const wide: number[] = [];
+  let code = false;
+  markdown.split(/\r?\n/).forEach((line, index) => {
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith('```')) code = !code;
+    if (code || trimmed.startsWith('```') || trimmed.startsWith('|') || trimmed.split(/\s+/).length <= 1) return;
+    if (line.includes('Proof') || line.includes(' › "')) return;
+    const read = line.replace(/<a id="[^"]*"><\/a>/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    if ([...read].length > MARKDOWN_WIDTH) wide.push(index + 1);
+  });
+  return wide;
+}
 
 function cycles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
@@ -149,5 +183,31 @@ describe('the layout of src/', () => {
         ),
     );
     expect(long).toEqual([]);
+  });
+
+  it(`no line of README.md or docs/*.md is wider than ${MARKDOWN_WIDTH} characters, tables and code aside`, () => {
+    const files = markdownFiles();
+    expect(files.length).toBeGreaterThan(5);
+    const wide = files.flatMap((file) =>
+      overWide(fs.readFileSync(file, 'utf8')).map((line) => `${path.relative(projectRoot, file)}:${line}`),
+    );
+    expect(wide).toEqual([]);
+  });
+
+  it('measures Markdown as it reads (the check itself works)', () => {
+    const long = 'word '.repeat(21).trim();
+    const link = `[${'a'.repeat(90)}](${'../very/long/path/'.repeat(5)})`;
+    const text = [
+      long,
+      `| ${long} |`,
+      '```',
+      long,
+      '```',
+      `  Proof: [test/x.test.ts](../test/x.test.ts) › "${long}"`,
+      `- <a id="r1-1"></a>**R1.1** ${'b'.repeat(84)}`,
+      link,
+      'https://example.com/'.repeat(6),
+    ].join('\n');
+    expect(overWide(text)).toEqual([1]);
   });
 });
