@@ -161,7 +161,7 @@ describe('the layout of src/', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
   });
 
-  it('only the composition root imports the operations', () => {
+  it('only the application (app.ts) imports the operations', () => {
     const importers = [...importGraph()]
       .filter(
         ([file, targets]) =>
