@@ -103,6 +103,9 @@ function overWide(markdown: string): number[] {
   return wide;
 }
 
+/** An issue number: a tracker outside the repository, which a reader cannot follow. */
+const ISSUE_CITATION = /\bissues? #?\d+/i;
+
 function cycles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -209,5 +212,20 @@ describe('the layout of src/', () => {
       'https://example.com/'.repeat(6),
     ].join('\n');
     expect(overWide(text)).toEqual([1]);
+  });
+
+  it('no file of src/, test/, scripts/, docs/ or README.md cites an issue number', () => {
+    const files = [...typescriptFiles(), ...markdownFiles(), path.join(projectRoot, 'docs', 'benchmarks.md')];
+    const citing = files.flatMap((file) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          ISSUE_CITATION.test(line) ? [`${path.relative(projectRoot, file)}:${index + 1}`] : [],
+        ),
+    );
+    expect(citing).toEqual([]);
+    expect(ISSUE_CITATION.test(['(see', 'issue', '5)'].join(' '))).toBe(true);
+    expect(ISSUE_CITATION.test(['Issues', '13 and 14'].join(' '))).toBe(true);
   });
 });
