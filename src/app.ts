@@ -1,19 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Billing } from './billing/billing.ts';
-import { IDEMPOTENCY_KEY_LIFETIME_MS } from './billing/idempotency.ts';
+import type { Billing } from './billing/billing.ts';
 import { billing } from './billing/middleware.ts';
-import {
-  DEFAULT_HTTP_LIMITS,
-  DEFAULT_OPERATOR,
-  DEFAULT_RATE_LIMIT_PER_MINUTE,
-  DEFAULT_UNAUTHORIZED_FLOOR_MS,
-  type HttpLimits,
-  type OperatorSettings,
-} from './config.ts';
+import type { HttpLimits, OperatorSettings } from './config.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
-import { poolUse } from './data/pool-use.ts';
-import { ReadReplicas } from './data/read-replicas.ts';
+import type { ReadReplicas } from './data/read-replicas.ts';
 import type { App, AppEnv } from './http/app-env.ts';
 import { authentication } from './http/authentication.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
@@ -29,9 +20,8 @@ import { steadyRefusals } from './http/refusal-timing.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLimits } from './http/request-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { logMailer } from './mail/mailer.ts';
-import { type Logger, silentLogger } from './observability/logger.ts';
-import { Metrics } from './observability/metrics.ts';
+import type { Logger } from './observability/logger.ts';
+import type { Metrics } from './observability/metrics.ts';
 import { registerContractDocuments } from './operations/contract-documents.ts';
 import { registerGetAccount } from './operations/getAccount.ts';
 import { registerGetAccountLedger } from './operations/getAccountLedger.ts';
@@ -52,68 +42,66 @@ import type { WebDependencies } from './web/web-env.ts';
 
 export type { App } from './http/app-env.ts';
 
+/** What the app is made of; the service builds each part once (service.ts), tests in test/support/app.ts. */
 export interface AppDependencies {
   sql: Sql;
-  /** Where lookups read (the service's read replicas); the primary, `sql`, by default. */
-  reads?: ReadReplicas;
+  /** Where lookups read (the service's read replicas, or the primary, `sql`). */
+  reads: ReadReplicas;
   /** The service's clock; the history window and Idempotency-Key lifetimes follow it. */
-  now?: () => Date;
-  /** The per-key rate limit; a quota of 0 requests turns it off. Default: the generous limit of the config. */
-  rateLimit?: RateLimitPolicy;
-  /** Where the request log goes; nowhere by default (tests that read it pass their own). */
-  logger?: Logger;
-  /** The app's metrics, served at /metrics; new ones by default. */
-  metrics?: Metrics;
+  now: () => Date;
+  /** The per-key rate limit; a quota of 0 requests turns it off. */
+  rateLimit: RateLimitPolicy;
+  /** Where the request log goes. */
+  logger: Logger;
+  /** The app's metrics, served at /metrics. */
+  metrics: Metrics;
   /** How long /readyz waits for the database before it answers 503. */
-  readinessTimeoutMs?: number;
+  readinessTimeoutMs: number;
   /** The URL length limit (the server applies the others before the app sees a request). */
-  limits?: Pick<HttpLimits, 'maxUrlBytes'>;
+  limits: Pick<HttpLimits, 'maxUrlBytes'>;
   /** Every 401 is answered no sooner than this after the request arrived (http/refusal-timing.ts). */
-  unauthorizedFloorMs?: number;
+  unauthorizedFloorMs: number;
   /** The money of every call; the service starts it (its run, recovery) before it takes calls. */
-  billing?: Billing;
-  /**
-   * The operations the app routes (404, 405, then key, billing and parameters), the contract's by
-   * default. Whoever adds one registers its handler on the app this returns.
-   */
-  operations?: readonly ContractOperation[];
-  /** The account page's own needs (web/); by default it links to http://localhost, mails nowhere, sells nothing. */
-  web?: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'>;
-  /** Credit purchases through Stripe: the account page's packs and `POST /webhooks/stripe`; none by default. */
-  payments?: StripePayments | null;
+  billing: Billing;
+  /** The account page's own needs (web/). */
+  web: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'>;
+  /** Credit purchases through Stripe: the account page's packs and `POST /webhooks/stripe`; null: none. */
+  payments: StripePayments | null;
   /** Who runs the service: the account page, its emails and the served contract's `info` name them. */
-  operator?: OperatorSettings;
+  operator: OperatorSettings;
 }
-
-const NO_WEB: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'> = {
-  publicUrl: () => new URL('http://localhost'),
-  secureCookies: false,
-  log: () => {},
-  mailer: logMailer(() => {}),
-};
-
-export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { requests: DEFAULT_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
 
 /**
  * The service's application: the HTTP edge (http/) in front of billing (billing/) in front of one
  * handler per contract operation (operations/). docs/architecture.md draws the path of a request.
  */
-export function createApp({
-  sql,
-  now = () => new Date(),
-  logger = silentLogger,
-  reads = new ReadReplicas(sql),
-  metrics = new Metrics(poolUse(sql), reads),
-  readinessTimeoutMs = 2_000,
-  rateLimit = DEFAULT_RATE_LIMIT,
-  limits = DEFAULT_HTTP_LIMITS,
-  unauthorizedFloorMs = DEFAULT_UNAUTHORIZED_FLOOR_MS,
-  billing: service = new Billing(sql, { now, metrics, keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS }),
-  operations = contractOperations,
-  web = NO_WEB,
-  payments = null,
-  operator = DEFAULT_OPERATOR,
-}: AppDependencies): App {
+export function createApp(dependencies: AppDependencies): App {
+  return createAppRouting(contractOperations, dependencies);
+}
+
+/**
+ * The application for a table of operations (404, 405, then key, billing and parameters): the
+ * contract's, or the contract's and the benchmark's framework floor, which whoever adds registers
+ * on the app this returns (scripts/bench/operations.ts).
+ */
+export function createAppRouting(
+  operations: readonly ContractOperation[],
+  {
+    sql,
+    now,
+    logger,
+    reads,
+    metrics,
+    readinessTimeoutMs,
+    rateLimit,
+    limits,
+    unauthorizedFloorMs,
+    billing: service,
+    web,
+    payments,
+    operator,
+  }: AppDependencies,
+): App {
   const app = new OpenAPIHono<AppEnv>();
   const routing = routeOperations(operations);
 

@@ -1,78 +1,65 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { type CreditPack, creditPacksSchema, DEFAULT_CREDIT_PACKS } from './payments/credit-packs.ts';
 
 /** The project root, so the service finds its files whatever the working directory. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export interface Config {
-  /** External PostgreSQL; when absent the embedded server is started. */
-  databaseUrl: string | undefined;
-  /** Streaming replicas of the primary that lookups read from (none: everything reads the primary). */
-  readUrls: string[];
-  /** A replica further behind the primary than this is skipped until it catches up. */
-  readMaxLagMs: number;
-  /** Data folder of the embedded server (git-ignored). */
-  embeddedDataDir: string;
-  embeddedPort: number;
-  port: number;
-  host: string;
-  /** Connections the service keeps open to PostgreSQL. */
-  poolSize: number;
-  /** Load the synthetic demo dataset when the database holds no observations. */
-  loadDemoData: boolean;
-  /** Requests one API key may make per minute; 0 turns the rate limit off (benchmarks). */
-  rateLimitPerMinute: number;
-  /** How long /readyz waits for the database before it answers 503. */
-  readinessTimeoutMs: number;
-  http: HttpLimits;
-  /** Every 401 is answered no sooner than this many milliseconds after the request arrived. */
-  unauthorizedFloorMs: number;
-  /** How long opening a database connection may take before the call answers 503. */
-  connectTimeoutMs: number;
-  /** How long one SQL statement may run before PostgreSQL cancels it (the call answers 503); 0: no limit. */
-  statementTimeoutMs: number;
-  /** On SIGTERM, how long in-flight requests get to finish before their connections are closed. */
-  shutdownTimeoutMs: number;
-  /** Where refunds that could not reach the database wait, so they survive a restart (git-ignored). */
-  pendingRefundsDir: string;
-  /** Where customers reach the service (links in emails, `Secure` cookies); absent: where it listens. */
-  publicUrl: string | undefined;
-  /** The SMTP server of the account page's emails; absent: they are written to the log. */
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  /** Low-balance alert webhooks may reach loopback and private addresses (receivers on the operator's network). */
-  alertWebhookPrivateAddresses: boolean;
-  /** Credit purchases through Stripe Checkout; null when STRIPE_SECRET_KEY is not set. */
-  stripe: StripeConfig | null;
-  creditPacks: CreditPack[];
-  /** Who runs the service, as customers see it on the account page, in emails and in the contract's `info`. */
-  operator: OperatorSettings;
-}
-
 /** Who runs the service and how customers reach them. */
-export interface OperatorSettings {
-  companyName: string;
-  /** Where customers write for help and to buy credits without Stripe. */
-  supportEmail: string;
-  /** The terms of service; absent: none are linked. */
-  termsUrl: string | undefined;
-}
+export type OperatorSettings = Config['operator'];
 
-/** A local start: the service's own name, an address that says it is local, no terms. */
-export const DEFAULT_OPERATOR: OperatorSettings = {
+/**
+ * A local start: the service's own name, an address that says it is local, no terms. Typed by
+ * what it holds, as `DEFAULT_HTTP_LIMITS`: an annotation would make the schema's type depend on itself.
+ */
+export const DEFAULT_OPERATOR = {
   companyName: 'Advertiser Lookup API',
   supportEmail: 'support@localhost.localdomain',
-  termsUrl: undefined,
+  termsUrl: undefined as string | undefined,
 };
 
-export interface StripeConfig {
-  secretKey: string;
-  webhookSecret: string;
-  /** A stand-in for Stripe's API (tests); absent: Stripe itself. */
-  apiUrl: string | undefined;
-}
+export type StripeConfig = NonNullable<Config['stripe']>;
+
+// The credit packs the account page sells (CREDIT_PACKS); payments/, web/ and data/ read their type here.
+
+const packSchema = z.object({
+  /** Stable id, used in the form and recorded with each purchase. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'an id of lower-case letters, digits and dashes'),
+  name: z.string().min(1).max(60),
+  credits: z.number().int().min(1).max(1_000_000_000),
+  /** The price in the currency's minor units (cents). */
+  price: z.number().int().min(50).max(100_000_000),
+  /** ISO 4217, lower case, as Stripe takes it. */
+  currency: z.string().regex(/^[a-z]{3}$/, 'a three-letter ISO 4217 code in lower case, such as usd'),
+});
+
+/** A pack of credits the account page offers for sale (CREDIT_PACKS). */
+export type CreditPack = z.output<typeof packSchema>;
+
+/** The CREDIT_PACKS value: a JSON array of packs with distinct ids. */
+const creditPacksSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of packs' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(packSchema)
+      .min(1)
+      .max(12)
+      .refine((packs) => new Set(packs.map((pack) => pack.id)).size === packs.length, 'pack ids must differ'),
+  );
+
+export const DEFAULT_CREDIT_PACKS: CreditPack[] = [
+  { id: 'starter', name: 'Starter', credits: 1_000, price: 1_000, currency: 'usd' },
+  { id: 'growth', name: 'Growth', credits: 5_000, price: 4_500, currency: 'usd' },
+  { id: 'scale', name: 'Scale', credits: 25_000, price: 20_000, currency: 'usd' },
+];
 
 /** Bounds the list /readyz shows (openapi.yaml's Readiness); far more than one service needs. */
 export const MAX_READ_REPLICAS = 16;
@@ -89,20 +76,9 @@ export const DEFAULT_UNAUTHORIZED_FLOOR_MS = 10;
  * free 400; the timeouts cut off clients that send a request slowly (slowloris) without
  * holding anyone else up.
  */
-export interface HttpLimits {
-  /** Request line and headers together (Node's `maxHeaderSize`); over it: 431 `headers_too_large`. */
-  maxHeaderBytes: number;
-  /** The request target (path and query); over it: 414 `uri_too_long`. */
-  maxUrlBytes: number;
-  /** Time to receive the request line and headers, counted from the connection or the previous request; then 408. */
-  headersTimeoutMs: number;
-  /** Time to receive the whole request; then 408. */
-  requestTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open between requests. */
-  keepAliveTimeoutMs: number;
-}
+export type HttpLimits = Config['http'];
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+export const DEFAULT_HTTP_LIMITS = {
   maxHeaderBytes: 64 * 1024,
   maxUrlBytes: 32 * 1024,
   headersTimeoutMs: 10_000,
@@ -127,8 +103,8 @@ const folder = (...inProject: string[]) => z.string().default(path.join(projectR
 /**
  * Every environment variable the service reads: its name, type, default, minimum and meaning.
  * README.md's "Configuration" table is rendered from this (`npx tsx scripts/config-table.ts
- * --write`; test/config.test.ts fails when they differ), so a new variable is one entry here, its
- * field in `Config` and the line below that fills it. An empty variable counts as unset.
+ * --write`; test/config.test.ts fails when they differ), so a new variable is one entry here and
+ * the line below that names its field in `Config`. An empty variable counts as unset.
  */
 export const envSchema = z.object({
   DATABASE_URL: z.string().optional().describe('Use this PostgreSQL server; nothing embedded is started.'),
@@ -293,43 +269,80 @@ const configSchema = envSchema
       });
     }
   })
-  .transform(
-    (env): Config => ({
-      databaseUrl: env.DATABASE_URL,
-      readUrls: env.DATABASE_READ_URL ?? [],
-      readMaxLagMs: env.READ_MAX_LAG_MS,
-      embeddedDataDir: env.EMBEDDED_PG_DIR,
-      embeddedPort: env.EMBEDDED_PG_PORT,
-      port: env.PORT,
-      host: env.HOST,
-      poolSize: env.DB_POOL_SIZE,
-      loadDemoData: env.DEMO_DATA,
-      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
-      readinessTimeoutMs: env.READYZ_TIMEOUT_MS,
-      http: {
-        maxHeaderBytes: env.HTTP_MAX_HEADER_BYTES,
-        maxUrlBytes: env.HTTP_MAX_URL_BYTES,
-        headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
-        requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
-        keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-      },
-      unauthorizedFloorMs: env.UNAUTHORIZED_MIN_RESPONSE_MS,
-      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
-      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-      pendingRefundsDir: env.PENDING_REFUNDS_DIR,
-      publicUrl: env.PUBLIC_URL,
-      smtpUrl: env.SMTP_URL,
-      mailFrom: env.MAIL_FROM,
-      alertWebhookPrivateAddresses: env.ALERT_WEBHOOK_PRIVATE_ADDRESSES,
-      stripe:
-        env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
-          ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL }
-          : null,
-      creditPacks: env.CREDIT_PACKS,
-      operator: { companyName: env.COMPANY_NAME, supportEmail: env.SUPPORT_EMAIL, termsUrl: env.TERMS_URL },
-    }),
-  );
+  .transform((env) => ({
+    /** External PostgreSQL; when absent the embedded server is started. */
+    databaseUrl: env.DATABASE_URL,
+    /** Streaming replicas of the primary that lookups read from (none: everything reads the primary). */
+    readUrls: env.DATABASE_READ_URL ?? [],
+    /** A replica further behind the primary than this is skipped until it catches up. */
+    readMaxLagMs: env.READ_MAX_LAG_MS,
+    /** Data folder of the embedded server (git-ignored). */
+    embeddedDataDir: env.EMBEDDED_PG_DIR,
+    embeddedPort: env.EMBEDDED_PG_PORT,
+    port: env.PORT,
+    host: env.HOST,
+    /** Connections the service keeps open to PostgreSQL. */
+    poolSize: env.DB_POOL_SIZE,
+    /** Load the synthetic demo dataset when the database holds no observations. */
+    loadDemoData: env.DEMO_DATA,
+    /** Requests one API key may make per minute; 0 turns the rate limit off (benchmarks). */
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    /** pino's level of the JSON log. */
+    logLevel: env.LOG_LEVEL,
+    /** How long /readyz waits for the database before it answers 503. */
+    readinessTimeoutMs: env.READYZ_TIMEOUT_MS,
+    http: {
+      /** Request line and headers together (Node's `maxHeaderSize`); over it: 431 `headers_too_large`. */
+      maxHeaderBytes: env.HTTP_MAX_HEADER_BYTES,
+      /** The request target (path and query); over it: 414 `uri_too_long`. */
+      maxUrlBytes: env.HTTP_MAX_URL_BYTES,
+      /** Time to receive the request line and headers, from the connection or the previous request; then 408. */
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      /** Time to receive the whole request; then 408. */
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      /** How long an idle keep-alive connection stays open between requests. */
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    /** Every 401 is answered no sooner than this many milliseconds after the request arrived. */
+    unauthorizedFloorMs: env.UNAUTHORIZED_MIN_RESPONSE_MS,
+    /** How long opening a database connection may take before the call answers 503. */
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    /** How long one SQL statement may run before PostgreSQL cancels it (the call answers 503); 0: no limit. */
+    statementTimeoutMs: env.STATEMENT_TIMEOUT_MS,
+    /** On SIGTERM, how long in-flight requests get to finish before their connections are closed. */
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** Where refunds that could not reach the database wait, so they survive a restart (git-ignored). */
+    pendingRefundsDir: env.PENDING_REFUNDS_DIR,
+    /** Where customers reach the service (links in emails, `Secure` cookies); absent: where it listens. */
+    publicUrl: env.PUBLIC_URL,
+    /** The SMTP server of the account page's emails; absent: they are written to the log. */
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    /** Low-balance alert webhooks may reach loopback and private addresses (receivers on the operator's network). */
+    alertWebhookPrivateAddresses: env.ALERT_WEBHOOK_PRIVATE_ADDRESSES,
+    /** Credit purchases through Stripe Checkout; null when STRIPE_SECRET_KEY is not set. */
+    stripe:
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            /** A stand-in for Stripe's API (tests); absent: Stripe itself. */
+            apiUrl: env.STRIPE_API_URL,
+          }
+        : null,
+    creditPacks: env.CREDIT_PACKS,
+    /** Who runs the service, as customers see it on the account page, in emails and in the contract's `info`. */
+    operator: {
+      companyName: env.COMPANY_NAME,
+      /** Where customers write for help and to buy credits without Stripe. */
+      supportEmail: env.SUPPORT_EMAIL,
+      /** The terms of service; absent: none are linked. */
+      termsUrl: env.TERMS_URL,
+    },
+  }));
+
+/** The service's configuration: what `loadConfig` makes of the environment, typed by its schema. */
+export type Config = z.output<typeof configSchema>;
 
 /** A configuration the service cannot start with; its message names the variable and says what it must be. */
 export class ConfigError extends Error {

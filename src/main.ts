@@ -26,7 +26,7 @@ const config = (() => {
   }
 })();
 // Machine-readable JSON lines (start, stop, one per request); `log` keeps the lines for people.
-const logger = createLogger();
+const logger = createLogger({ level: config.logLevel });
 let demo = null as { key: string; password: string } | null;
 
 // SIGINT/SIGTERM are handled from the first moment, so a stop asked for during the start is a

@@ -16,7 +16,7 @@ import { whenConnectionCloses } from './http/connection-close.ts';
 import { createHttpServer } from './http/server.ts';
 import { logMailer } from './mail/mailer.ts';
 import { withOperatorSignature } from './mail/operator-signature.ts';
-import type { Logger } from './observability/logger.ts';
+import { type Logger, silentLogger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { loadSandboxDataset } from './synthetic/load.ts';
 
@@ -40,20 +40,31 @@ export interface StartOptions {
   prepare?: (sql: Sql) => Promise<void>;
   /** The structured log the app writes a line per request to. */
   logger?: Logger;
-  /**
-   * Builds the app from the service's dependencies: `createApp`, unless the caller adds to it (the benchmark's floor).
-   */
-  compose?: (dependencies: AppDependencies) => App;
+}
+
+/** The service with every dependency built and started, its port not open yet. */
+export interface OpenService {
+  /** What the app is made of: the one composition of the service's parts. */
+  dependencies: AppDependencies;
+  /** Serves an app made of `dependencies` (the service's own: `createApp`) and starts sending alerts. */
+  listen(app: App): Promise<RunningService>;
+  close(): Promise<void>;
 }
 
 /**
  * Starts the database (the embedded server unless DATABASE_URL is set), applies pending
  * migrations, prepares, and listens.
  */
-export async function startService(
-  config: Config,
-  { log, prepare, logger, compose = createApp }: StartOptions,
-): Promise<RunningService> {
+export async function startService(config: Config, options: StartOptions): Promise<RunningService> {
+  const service = await openService(config, options);
+  return service.listen(createApp(service.dependencies));
+}
+
+/**
+ * The composition root: builds every part of the service from the config (database, billing,
+ * replicas, metrics, mail, alerts, payments) and starts them in order, up to the open port.
+ */
+export async function openService(config: Config, { log, prepare, logger }: StartOptions): Promise<OpenService> {
   let embedded: EmbeddedServer | undefined;
   let databaseUrl = config.databaseUrl;
   if (databaseUrl === undefined) {
@@ -82,8 +93,9 @@ export async function startService(
   );
   const refunds = new PendingRefunds(sql, { directory: config.pendingRefundsDir, databaseUrl, log });
   const metrics = new Metrics(poolUse(sql), reads);
+  const now = () => new Date();
   const billing = new Billing(sql, {
-    now: () => new Date(),
+    now,
     metrics,
     refunds,
     keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS,
@@ -130,13 +142,14 @@ export async function startService(
     const webhooks = { allowPrivateAddresses: config.alertWebhookPrivateAddresses };
     // Every email, account or alert, ends with the operator's name and support address.
     const mail = withOperatorSignature(mailer ?? logMailer(log), config.operator);
-    alerts = new AlertSender({
+    const sender = new AlertSender({
       sql,
       mailer: mail,
       publicUrl,
       webhook: webhooks,
       log,
     });
+    alerts = sender;
     // Loaded only when configured: the Stripe SDK holds 16 MB of memory.
     const payments = config.stripe
       ? new (await import('./payments/stripe-payments.ts')).StripePayments(
@@ -147,10 +160,11 @@ export async function startService(
           log,
         )
       : null;
-    const app = compose({
+    const dependencies: AppDependencies = {
       sql,
       reads,
-      logger,
+      now,
+      logger: logger ?? silentLogger,
       readinessTimeoutMs: config.readinessTimeoutMs,
       rateLimit: { requests: config.rateLimitPerMinute, windowSeconds: 60 },
       limits: config.http,
@@ -166,17 +180,25 @@ export async function startService(
         webhooks,
       },
       operator: config.operator,
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      const http = createHttpServer(app.fetch, config.http, config.host);
-      server = http;
-      http.once('error', reject);
-      http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port));
-      trackResponses(http);
-    });
-    listeningUrl = `http://${config.host}:${port}`;
-    alerts.start();
-    return { url: listeningUrl, sql, close };
+    };
+    const listen = async (app: App): Promise<RunningService> => {
+      try {
+        const port = await new Promise<number>((resolve, reject) => {
+          const http = createHttpServer(app.fetch, config.http, config.host);
+          server = http;
+          http.once('error', reject);
+          http.listen(config.port, config.host, () => resolve((http.address() as AddressInfo).port));
+          trackResponses(http);
+        });
+        listeningUrl = `http://${config.host}:${port}`;
+        sender.start();
+        return { url: listeningUrl, sql, close };
+      } catch (error) {
+        await close().catch(() => {});
+        throw error;
+      }
+    };
+    return { dependencies, listen, close };
   } catch (error) {
     await close().catch(() => {});
     throw error;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appWithFrameworkFloor, FLOOR_OPERATION } from '../scripts/bench/operations.ts';
-import { type App, createApp } from '../src/app.ts';
+import type { App } from '../src/app.ts';
 import { createAccount, createApiKey } from '../src/data/accounts.ts';
+import { testApp, testAppDependencies } from './support/app.ts';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 
 describe(
@@ -15,8 +16,8 @@ describe(
     const path = FLOOR_OPERATION.path;
     beforeAll(async () => {
       db = await createTestDatabase();
-      withFloor = appWithFrameworkFloor({ sql: db.sql });
-      service = createApp({ sql: db.sql });
+      withFloor = appWithFrameworkFloor(testAppDependencies({ sql: db.sql }));
+      service = testApp({ sql: db.sql });
       accountId = (await createAccount(db.sql)).id;
       key = (await createApiKey(db.sql, accountId)).key;
     });

@@ -52,6 +52,46 @@ function names(text: string, name: string): boolean {
   });
 }
 
+/** The anchor of every rule, as `R12.8` for `<a id="r12-8">`. */
+function anchoredRules(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/<a id="r(\d+(?:-\d+)+)">/g)].map(([, id]) => `R${id.replaceAll('-', '.')}`));
+}
+
+/**
+ * Every rule a text cites: `R3.7`, and each rule of a range `R3.7–R3.10` (en dash or hyphen) of
+ * one section.
+ */
+function citedRules(text: string): string[] {
+  const found: string[] = [];
+  for (const [, first, last] of text.matchAll(/\bR(\d+(?:\.\d+)+)\b(?:\s*[–-]\s*R(\d+(?:\.\d+)+)\b)?/g)) {
+    found.push(`R${first}`);
+    if (last === undefined) continue;
+    const from = first.split('.');
+    const to = last.split('.');
+    const section = from.slice(0, -1).join('.');
+    if (to.slice(0, -1).join('.') !== section) found.push(`R${last}`);
+    else for (let n = Number(from.at(-1)) + 1; n <= Number(to.at(-1)); n++) found.push(`R${section}.${n}`);
+  }
+  return found;
+}
+
+/**
+ * The files that may cite rules: src/, test/ and scripts/, docs/ and README.md. This file is left
+ * out: its checks' own examples cite rules that do not exist on purpose.
+ */
+function citingFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return walk(file);
+      return /\.(tsx?|md|py|sql|yaml)$/.test(entry.name) ? [file] : [];
+    });
+  const self = path.join(projectRoot, 'test', 'product-rules.test.ts');
+  return [...['src', 'test', 'scripts', 'docs'].flatMap((dir) => walk(path.join(projectRoot, dir))), 'README.md']
+    .map((file) => path.resolve(projectRoot, file))
+    .filter((file) => file !== self);
+}
+
 describe('docs/product-rules.md', () => {
   const all = proofs(fs.readFileSync(RULES, 'utf8'));
 
@@ -71,5 +111,31 @@ describe('docs/product-rules.md', () => {
     const templated = ['it(`$', '{path}: billed like JSON`'].join('');
     expect(names(templated, '/api/v1/brandbid: billed like JSON')).toBe(true);
     expect(names(templated, '/api/v1/brandbid: billed like XML')).toBe(false);
+  });
+
+  it('every rule cited in src/, test/, scripts/, docs/ and README.md has its anchor here', () => {
+    const anchors = anchoredRules(fs.readFileSync(RULES, 'utf8'));
+    expect(anchors.size).toBeGreaterThan(200);
+    const files = citingFiles();
+    const cited = files.flatMap((file) =>
+      citedRules(fs.readFileSync(file, 'utf8')).map((rule) => `${path.relative(projectRoot, file)}: ${rule}`),
+    );
+    expect(cited.length).toBeGreaterThan(300);
+    expect(cited.filter((citation) => !anchors.has(citation.split(': ')[1]))).toEqual([]);
+  });
+
+  it('reads anchors, citations and ranges (the check itself works)', () => {
+    expect(anchoredRules('- <a id="r2-0-1"></a>**R2.0.1** x\n- <a id="r12-8"></a>**R12.8** y')).toEqual(
+      new Set(['R2.0.1', 'R12.8']),
+    );
+    expect(citedRules('see R12.8, R2.0.1 and (R12.30–R12.32); R3.9-R4.1 is two')).toEqual([
+      'R12.8',
+      'R2.0.1',
+      'R12.30',
+      'R12.31',
+      'R12.32',
+      'R3.9',
+      'R4.1',
+    ]);
   });
 });

@@ -79,7 +79,7 @@ ${results.note ? `> **${results.note}**\n\n` : ''}Latest run: ${results.date.sli
     `commit ${results.commit ?? 'unknown'}, ${n(config.observations)} observations.
 Machine: ${machineLine(results.machine)}.
 
-## Targets (issues 5, 13 and 14)
+## Targets
 
 ${targetsTable(results.targets)}
 
@@ -103,7 +103,7 @@ The harness does report the ingest rate of the load it performs when a dataset i
         : ''
     }.
 
-### The cost of a daily cap (issue 13)
+### The cost of a daily cap
 
 A key may have a daily credit cap, checked inside the one debit statement
 (\`debit_credits\`, migrations/00008_spending-controls): the statement reads a capped key's spend
@@ -142,7 +142,7 @@ written the cheapest way, and from it the ceiling of this machine (in brackets a
 load could reach with both cores busy and PostgreSQL doing no more than the floor.
 [ingest.md](ingest.md) has the design, the cost of each stage, the limits and the ceiling.
 
-### Where the request path spends its time (issue 14)
+### Where the request path spends its time
 
 ${requestPathSection(resultsDir)}
 
@@ -185,8 +185,8 @@ ${scaleSection}
     `advertiser landing domains, brand-bid report, account), or the framework floor.
 - **c**: concurrency: connections to the service, each with one request in flight (autocannon), ` +
     `or concurrent loops for the baseline.
-- **service**: the service process (\`scripts/bench/server.ts\`, built by the same \`startService\`/\`createApp\` ` +
-    `as \`npm start\`), requests spread round-robin over the ${n(config.accounts)} keys and over ` +
+- **service**: the service process (\`scripts/bench/server.ts\`, built from the same \`openService\` ` +
+    `and \`createApp\` as \`npm start\`), requests spread round-robin over the ${n(config.accounts)} keys and over ` +
     `${n(dataset.sampledNames)} advertiser names / ${n(dataset.sampledDomains)} landing domains sampled from the ` +
     `dataset.
 - **hot**: the same requests, all on ONE key (one account's balance row).

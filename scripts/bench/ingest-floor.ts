@@ -1,5 +1,5 @@
 /**
- * The floor of a load's PostgreSQL work (docs/ingest.md, issue 15): the end state a load must
+ * The floor of a load's PostgreSQL work (docs/ingest.md): the end state a load must
  * reach, observations and the five aggregates with every index and trigger the migrations give
  * them, written the cheapest way found, from rows that are already COPY text. One backend, one
  * pass, set-based, into a fresh migrated database: no rules, no batches, nothing probed, every

@@ -1,5 +1,5 @@
 /**
- * Ingest against the limits of the machine it runs on (docs/ingest.md, issue 15):
+ * Ingest against the limits of the machine it runs on (docs/ingest.md):
  * `npm run bench:ingest [-- --observations 1000000 --orders crawl,sorted --write-docs]`.
  *
  * The synthetic dataset is written once per size and order (`generate-data`, cached under

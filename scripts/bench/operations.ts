@@ -1,4 +1,4 @@
-import { type App, type AppDependencies, createApp } from '../../src/app.ts';
+import { type App, type AppDependencies, createAppRouting } from '../../src/app.ts';
 import { type ContractOperation, contractOperations } from '../../src/contract/operations.ts';
 import type { Sql } from '../../src/data/client.ts';
 import {
@@ -124,7 +124,7 @@ export const FLOOR_OPERATION: ContractOperation = {
 
 /** The service's app with the floor beside the contract's operations: how the bench server composes it. */
 export function appWithFrameworkFloor(dependencies: AppDependencies): App {
-  const app = createApp({ ...dependencies, operations: [...contractOperations, FLOOR_OPERATION] });
+  const app = createAppRouting([...contractOperations, FLOOR_OPERATION], dependencies);
   app.get(FLOOR_OPERATION.path, (c) => c.json({ floor: true }, 200));
   return app;
 }

@@ -3,13 +3,13 @@ import { BARE_WORK_LABEL } from './floor-path.ts';
 import { BENCH_OPERATIONS } from './operations.ts';
 import { type CellResult, round } from './stats.ts';
 
-/** The targets of issues 5, 13 and 14 that one benchmark run measures. */
+/** The targets (docs/benchmarks.md, "Targets") that one benchmark run measures. */
 export const TARGETS = {
-  /** Issue 14 (it was 0.7 at c=32 in issue 5): at every concurrency of `REQUEST_PATH_CONCURRENCIES`. */
+  /** At every concurrency of `REQUEST_PATH_CONCURRENCIES`. */
   serviceOverBaseline: 0.9,
-  /** Issue 14: the framework floor's requests/s over bare Hono's, at each of `REQUEST_PATH_CONCURRENCIES`. */
+  /** The framework floor's requests/s over bare Hono's, at each of `REQUEST_PATH_CONCURRENCIES`. */
   floorOverBare: 0.5,
-  /** Issue 14: service p50 minus baseline p50, in ms, every operation, at c=8. */
+  /** Service p50 minus baseline p50, in ms, every operation, at c=8. */
   addedLatencyMs: 0.5,
   hotOverSpread: 0.9,
   cappedOverSpread: 0.95,
@@ -19,7 +19,7 @@ export const TARGETS = {
 
 /** The concurrency the throughput targets are judged at. */
 export const TARGET_CONCURRENCY = 32;
-/** The concurrencies the request-path targets (issue 14) are judged at; the added latency at the first. */
+/** The concurrencies the request-path targets are judged at; the added latency at the first. */
 export const REQUEST_PATH_CONCURRENCIES = [8, 32] as const;
 /** The concurrency the scale target compares p50 at: latency, not queueing, dominates there. */
 export const SCALE_CONCURRENCY = 8;

@@ -29,7 +29,7 @@ import type { CellResult } from './stats.ts';
 import { BenchTarget, operationsByLabel } from './target.ts';
 
 /**
- * `npm run bench`: the benchmark of issue 5. For each operation and concurrency it measures the
+ * `npm run bench`: the benchmark of docs/benchmarks.md. For each operation and concurrency it measures the
  * service with keys spread over 1,000 accounts, the service with every request on one key, and
  * the same SQL run directly (the baseline), the service with keys that have a daily cap; once per
  * concurrency the framework floor. Then it

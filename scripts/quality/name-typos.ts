@@ -1,5 +1,6 @@
 /**
- * Misspellings of advertiser names as customers make them (issue 27's typo classes), drawn
+ * Misspellings of advertiser names as customers make them (one or two edits, words joined or
+ * split or swapped, a legal suffix missing or added, wrong case or accents), drawn
  * deterministically from a list of names: the cases the did-you-mean and the search are measured
  * on (name-recall.ts). Edits work on code points, so a Hangul syllable or a kanji is one letter.
  */

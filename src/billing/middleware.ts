@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { asApiError, dailyCapReached, insufficientCredits, rateLimited, unauthorized } from '../contract/errors.ts';
+import { dailyCapReached, insufficientCredits, rateLimited, unauthorized } from '../contract/errors.ts';
 import type { Sql } from '../data/client.ts';
 import { isOutcomeUnknown } from '../data/errors.ts';
 import type { Claim } from '../data/idempotency.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { answerDelivered } from '../http/delivery.ts';
-import { errorResponse } from '../http/error-response.ts';
+import { asApiError, errorResponse } from '../http/error-response.ts';
 import type { KeyRateLimit } from '../http/rate-limit.ts';
 import type { Billing } from './billing.ts';
 import { canonicalQuery, idempotency, Replay } from './idempotency.ts';

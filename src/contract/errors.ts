@@ -1,6 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { components } from '../../generated/api-types.ts';
-import { isUnavailable } from '../data/errors.ts';
 import { redactApiKeys } from './api-key.ts';
 import { creditsText } from './credits-text.ts';
 import { openapiDocument, resolveRef } from './document.ts';
@@ -227,13 +226,6 @@ export const idempotencyKeyBusy = () =>
     'unavailable',
     'The first request with this Idempotency-Key is still running. Retry later to get its response.',
   );
-
-/** Any thrown value becomes an ApiError; what the caller did not cause is a 500 or a 503. */
-export function asApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isUnavailable(error)) return unavailable(error);
-  return internalError(error);
-}
 
 export function errorBody(
   error: ApiError,

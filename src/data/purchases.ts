@@ -1,4 +1,4 @@
-import type { CreditPack } from '../payments/credit-packs.ts';
+import type { CreditPack } from '../config.ts';
 import { creditAccount } from './accounts.ts';
 import type { Sql } from './client.ts';
 

@@ -1,12 +1,23 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { creditsText } from '../contract/credits-text.ts';
-import { type ApiError, asApiError, errorBody, unknownPath } from '../contract/errors.ts';
+import { ApiError, errorBody, internalError, unavailable, unknownPath } from '../contract/errors.ts';
+import { isUnavailable } from '../data/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { KeyRateLimit } from './rate-limit.ts';
 
 /** An unreachable database is usually back within seconds (a restart, a fail-over). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Any thrown value becomes an ApiError; what the caller did not cause is a 500 or a 503 (the
+ * database out of reach, as data/errors.ts tells).
+ */
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isUnavailable(error)) return unavailable(error);
+  return internalError(error);
+}
 
 /** The single mapping from an ApiError to an HTTP response; every route answers errors alike. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {

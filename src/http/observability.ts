@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
-import { asApiError } from '../contract/errors.ts';
 import { allowedMethods, operationAt } from '../contract/operations.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AppEnv } from './app-env.ts';
+import { asApiError } from './error-response.ts';
 
 /**
  * Measures every request once and reports it twice: to the metrics (count by operation and

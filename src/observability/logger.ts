@@ -4,7 +4,7 @@ import { errorCode } from '../data/errors.ts';
 export type Logger = pino.Logger;
 
 export interface LoggerOptions {
-  /** pino's level name; LOG_LEVEL by default, else `info` (one line per request). */
+  /** pino's level name (the config's LOG_LEVEL); `info` (one line per request) by default. */
   level?: string;
   /** Where the JSON lines go; standard output, buffered (`bufferedOutput`), by default. Tests pass their own. */
   destination?: pino.DestinationStream;
@@ -33,10 +33,7 @@ export function bufferedOutput(fd: number): pino.DestinationStream {
  * the level by name and the service's name. What the lines hold is decided where they are
  * written (src/http/observability.ts); no line carries a request's headers or query string, so no key.
  */
-export function createLogger({
-  level = process.env.LOG_LEVEL || 'info',
-  destination = bufferedOutput(1),
-}: LoggerOptions = {}): Logger {
+export function createLogger({ level = 'info', destination = bufferedOutput(1) }: LoggerOptions = {}): Logger {
   return pino(
     {
       level,

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import type { StripeConfig } from '../config.ts';
+import type { CreditPack, StripeConfig } from '../config.ts';
 import type { Sql } from '../data/client.ts';
 import { applyCheckoutEvent, recordCheckout, recordSessionPayment, reversePayment } from '../data/purchases.ts';
-import type { CreditPack } from './credit-packs.ts';
 import { type EventAnswer, MalformedEvent, SignatureRejected } from './events.ts';
 
 /** How far a Stripe-Signature's timestamp may be from now, either way. */

@@ -1,7 +1,6 @@
-import type { OperatorSettings } from '../config.ts';
+import type { CreditPack, OperatorSettings } from '../config.ts';
 import { findAccount } from '../data/accounts.ts';
 import { checkoutOfAccount } from '../data/purchases.ts';
-import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Notice, Page } from './layout.tsx';
 import { SupportLink } from './operator.tsx';

@@ -272,7 +272,7 @@ const NEW_KEY_PATH = '/account/keys/new';
 
 /**
  * GET/POST /account/keys, GET /account/keys/new, GET/POST /account/keys/:id/revoke
- * (docs/product-rules.md R12.30–R12.35), GET/POST /account/keys/:id/cap (§14).
+ * (docs/product-rules.md R12.30–R12.34, R12.54), GET/POST /account/keys/:id/cap (§14).
  * A new key's plaintext goes from its POST to the page it redirects to in a flash sealed for the
  * session, read once (R12.30): never in a URL, and a reload shows it no more instead of making
  * another key.

@@ -1,7 +1,7 @@
+import type { CreditPack } from '../config.ts';
 import { findAccount } from '../data/accounts.ts';
 import { keysOf } from '../data/api-keys.ts';
 import { usageByDay } from '../data/usage.ts';
-import type { CreditPack } from '../payments/credit-packs.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
 import { LowBalanceWarning } from './low-balance-warning.tsx';
@@ -23,7 +23,7 @@ function jsonBlock(value: unknown): string {
 
 /**
  * GET /account: the balance, how to add credits (R13.7), and the usage of the last 30 or 90 days
- * (docs/product-rules.md R12.36–R12.38).
+ * (docs/product-rules.md R12.36, R12.51, R12.53).
  */
 export function registerOverview(
   web: Web,

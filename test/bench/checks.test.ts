@@ -14,7 +14,7 @@ import { debit } from '../support/debit.ts';
 
 const PRICE = 9;
 
-describe('benchmark checks: no overspend, ledger sums, exact credits_remaining (issue 5)', () => {
+describe('benchmark checks: no overspend, ledger sums, exact credits_remaining', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -123,7 +123,7 @@ describe('benchmark checks: no overspend, ledger sums, exact credits_remaining (
   });
 });
 
-describe('benchmark check: no call refused by a daily cap (issue 13)', () => {
+describe('benchmark check: no call refused by a daily cap', () => {
   const cell = (mode: CellResult['mode'], errorStatuses: Record<string, number> = {}): CellResult => ({
     mode,
     operation: 'advertiser',

@@ -35,7 +35,7 @@ async function contents(db: TestDatabase): Promise<Record<string, string[]>> {
   return all;
 }
 
-describe('the ingest benchmark floor (docs/ingest.md, issue 15)', () => {
+describe('the ingest benchmark floor (docs/ingest.md)', () => {
   let loaded: TestDatabase;
   let floor: TestDatabase;
   let folder: string;

@@ -25,7 +25,7 @@ function load(overrides: Partial<Load> = {}): Load {
   };
 }
 
-describe('the ingest benchmark report (docs/ingest.md, issue 15)', () => {
+describe('the ingest benchmark report (docs/ingest.md)', () => {
   it('the ceiling: every core busy, the ingest process as measured, PostgreSQL doing only the floor', () => {
     // 8 µs of the ingest process and 12 µs of the floor per row: 20 µs, two cores.
     expect(ceiling(load(), floor, 2)).toBeCloseTo(100_000, 6);

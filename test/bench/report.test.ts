@@ -50,7 +50,7 @@ const run = (observations: number, cells: CellResult[]): ScaleSide => ({
   cells,
 });
 
-describe('benchmark targets (issues 5, 13 and 14)', () => {
+describe('benchmark targets (docs/benchmarks.md)', () => {
   it('service/baseline and hot/spread are throughput ratios of the same operation and concurrency', () => {
     const rows = ratioRows([
       cell('service', 'advertiser', 32, 700),

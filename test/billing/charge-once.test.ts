@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { DEBIT_DEADLINE_MS } from '../../src/billing/coalesced-debits.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../src/billing/idempotency.ts';
@@ -9,6 +8,7 @@ import { contractOperations } from '../../src/contract/operations.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { Metrics } from '../../src/observability/metrics.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { loadFixture } from '../support/fixture.ts';
 import { parseAnswers, rawRequest, startHttpServer, type TestHttpServer } from '../support/http.ts';
 
@@ -35,7 +35,7 @@ describe('a charged answer that never reached its caller', () => {
       metrics: new Metrics(),
       keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS,
     });
-    http = await startHttpServer(createApp({ sql, billing, rateLimit: { requests: 0, windowSeconds: 60 } }));
+    http = await startHttpServer(testApp({ sql, billing, rateLimit: { requests: 0, windowSeconds: 60 } }));
   });
   afterAll(async () => {
     await http?.close();

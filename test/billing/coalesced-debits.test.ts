@@ -7,7 +7,7 @@ import { createTestApi, type TestApi } from '../support/api.ts';
 import { TEST_RUN_ID } from '../support/debit.ts';
 
 /**
- * Issue 5, targets 1 and 2: concurrent calls (of one hot key or of many) are debited together, one
+ * docs/product-rules.md R6.6: concurrent calls (of one hot key or of many) are debited together, one
  * statement and one commit per run of waiting calls, and every call still gets its own ledger row
  * and exact balance.
  */

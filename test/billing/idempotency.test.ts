@@ -11,7 +11,7 @@ import { debit } from '../support/debit.ts';
 import { loadFixture, NOW } from '../support/fixture.ts';
 
 /**
- * "Retries never pay twice" (docs/product-rules.md §7, issue 6): the Idempotency-Key header on billed
+ * "Retries never pay twice" (docs/product-rules.md §7): the Idempotency-Key header on billed
  * calls. The service clock is a variable, so 24-hour expiry and abandoned claims are tested by
  * moving it, not by waiting.
  */

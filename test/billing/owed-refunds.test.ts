@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseProxy, startDatabaseProxy } from '../../scripts/contract/db-proxy.ts';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../src/billing/idempotency.ts';
 import { PendingRefunds } from '../../src/billing/pending-refunds.ts';
@@ -15,6 +15,7 @@ import { settleOwedRefund } from '../../src/data/billing.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { Metrics } from '../../src/observability/metrics.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 import { debit } from '../support/debit.ts';
 import { loadFixture } from '../support/fixture.ts';
@@ -42,7 +43,7 @@ describe('refunds owed while the database is away', () => {
     proxy = await startDatabaseProxy(api.db.url);
     sql = connect(proxy.url, 2, { connectTimeoutMs: 1_000, fetchArrayTypes: false });
     refunds = new PendingRefunds(sql);
-    app = createApp({
+    app = testApp({
       sql,
       billing: new Billing(sql, {
         now: () => new Date(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../src/billing/idempotency.ts';
 import { hashApiKey } from '../../src/contract/api-key.ts';
@@ -7,11 +7,12 @@ import { setDailyCap } from '../../src/data/api-keys.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { Metrics } from '../../src/observability/metrics.ts';
 import type { TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 import { createFixtureApi, NOW } from '../support/fixture.ts';
 
 /**
- * Issue 5, target 4: a billed request costs one round trip for the key check and the debit
+ * R5.8: a billed request costs one round trip for the key check and the debit
  * together and one for the query. Counted at the client: every statement postgres.js sends.
  */
 describe('database round trips per request', () => {
@@ -33,7 +34,7 @@ describe('database round trips per request', () => {
       metrics: new Metrics(),
       keyLifetimeMs: IDEMPOTENCY_KEY_LIFETIME_MS,
     });
-    app = createApp({ sql: counted, now: () => NOW, billing });
+    app = testApp({ sql: counted, now: () => NOW, billing });
   });
   afterAll(async () => {
     await counted.end();

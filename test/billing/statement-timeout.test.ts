@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { contractOperations } from '../../src/contract/operations.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 import { loadFixture } from '../support/fixture.ts';
 
@@ -22,7 +23,7 @@ describe('statement timeout', () => {
     api = await createTestApi();
     await loadFixture(api.db.sql);
     sql = connect(api.db.url, 4, { statementTimeoutMs: TIMEOUT_MS, fetchArrayTypes: false });
-    app = createApp({ sql });
+    app = testApp({ sql });
   });
   afterAll(async () => {
     await sql.end({ timeout: 1 });

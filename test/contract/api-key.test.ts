@@ -34,7 +34,7 @@ describe('API keys (docs/product-rules.md R4.2, R4.3, R4.10)', () => {
 
   it('keys issued before keep their checksum and hash: the check and the hash never change', () => {
     // Issued by the admin command line on 2026-11-25, before the checksum and hash were rewritten
-    // for speed (issue 14); every key already handed to a customer must still be accepted as is.
+    // for speed; every key already handed to a customer must still be accepted as is.
     const issued = 'alk_dyIH16bfCqNcFjkgDVbFUIeJIES6D1q94VCMjf';
     expect(isWellFormedApiKey(issued)).toBe(true);
     expect(isWellFormedApiKey(`${issued.slice(0, -1)}g`)).toBe(false);

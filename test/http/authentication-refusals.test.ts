@@ -15,7 +15,7 @@ const OPERATIONS = [
 ];
 const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
 
-describe('keys in the URL and keys of other accounts (issue 6, Security)', () => {
+describe('keys in the URL and keys of other accounts (R4.10, R4.12)', () => {
   let api: TestApi;
   beforeAll(async () => {
     api = await createTestApi();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
 import { connect } from '../../src/data/client.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 
 /**
  * The request log (pino, one JSON line per request) and what it must never hold: an API key,
@@ -141,14 +142,13 @@ describe('request log', () => {
   );
 
   it('LOG_LEVEL sets the level: at warn, calls that succeed write nothing and a 503 still does', async () => {
-    const saved = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = 'warn';
+    const { logLevel } = loadConfig({ LOG_LEVEL: 'warn' });
     const written: string[] = [];
     const sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 1);
     try {
-      const app = createApp({
+      const app = testApp({
         sql,
-        logger: createLogger({ destination: { write: (chunk) => void written.push(chunk) } }),
+        logger: createLogger({ level: logLevel, destination: { write: (chunk) => void written.push(chunk) } }),
       });
       expect((await app.request('/healthz')).status).toBe(200);
       expect(written).toEqual([]);
@@ -162,8 +162,6 @@ describe('request log', () => {
         err: { code: 'ECONNREFUSED' },
       });
     } finally {
-      if (saved === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = saved;
       await sql.end({ timeout: 1 });
     }
   });

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMIT } from '../../src/app.ts';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, loadConfig } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { createApiKey, revokeApiKey } from '../../src/data/accounts.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { DEFAULT_RATE_LIMIT } from '../support/app.ts';
 
 /**
- * The per-key rate limit (issue 6): 429 rate_limited with Retry-After and the RateLimit /
+ * The per-key rate limit (docs/product-rules.md §8): 429 rate_limited with Retry-After and the RateLimit /
  * RateLimit-Policy fields of draft-ietf-httpapi-ratelimit-headers-11, never charged, and the
  * order of checks of docs/product-rules.md §5 around it (§8 is the limit itself). The apps here
  * allow 3 requests per key.

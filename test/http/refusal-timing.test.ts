@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 
 const FLOOR_MS = 200;
@@ -12,7 +13,7 @@ describe('every 401 waits out the same floor (refusal-timing)', () => {
   let key: string;
   beforeAll(async () => {
     api = await createTestApi();
-    app = createApp({ sql: api.db.sql, unauthorizedFloorMs: FLOOR_MS });
+    app = testApp({ sql: api.db.sql, unauthorizedFloorMs: FLOOR_MS });
     ({ key } = await api.newKey(1000));
   });
   afterAll(async () => {

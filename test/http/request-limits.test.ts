@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 
 const OPERATIONS = [
@@ -23,7 +24,7 @@ describe('URL length limit (request-limits)', () => {
   let accountId: number;
   beforeAll(async () => {
     api = await createTestApi();
-    app = createApp({ sql: api.db.sql, limits: { maxUrlBytes: MAX_URL_BYTES } });
+    app = testApp({ sql: api.db.sql, limits: { maxUrlBytes: MAX_URL_BYTES } });
     ({ key, accountId } = await api.newKey(1000));
   });
   afterAll(async () => {

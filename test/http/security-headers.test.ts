@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { connect } from '../../src/data/client.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 
 /**
- * Security headers on every response (issue 6, Security): nosniff everywhere, no-store on every
+ * Security headers on every response (docs/product-rules.md R9.2): nosniff everywhere, no-store on every
  * API and operations answer (charged ones above all), a Content-Security-Policy on every page.
  */
 describe('security headers', () => {
@@ -69,7 +69,7 @@ describe('security headers', () => {
     }
     const sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 1);
     try {
-      const away = await createApp({ sql }).request('/api/v1/advertiser?name=Acme', {
+      const away = await testApp({ sql }).request('/api/v1/advertiser?name=Acme', {
         headers: { authorization: `Bearer ${key}` },
       });
       for (const [status, answer] of [

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 import { createFixtureApi } from '../support/fixture.ts';
 import {
@@ -43,7 +43,7 @@ describe('HTTP server limits (src/http/server.ts)', () => {
   beforeAll(async () => {
     api = await createTestApi();
     const limits = { maxHeaderBytes: MAX_HEADER_BYTES, maxUrlBytes: 12 * 1024 };
-    http = await startHttpServer(createApp({ sql: api.db.sql, limits }), limits);
+    http = await startHttpServer(testApp({ sql: api.db.sql, limits }), limits);
     ({ key, accountId } = await api.newKey(1000));
   });
   afterAll(async () => {

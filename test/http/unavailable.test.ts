@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 
 /**
@@ -13,7 +14,7 @@ describe('503 unavailable', () => {
   let app: App;
   beforeAll(() => {
     sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 2);
-    app = createApp({ sql });
+    app = testApp({ sql });
   });
   afterAll(async () => {
     await sql.end({ timeout: 1 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 
 /** GET /healthz: liveness, which says the process serves HTTP and nothing about the database. */
@@ -11,7 +12,7 @@ describe('/healthz', () => {
   // No database listens there: liveness must not depend on one.
   beforeAll(() => {
     sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 1);
-    app = createApp({ sql });
+    app = testApp({ sql });
   });
   afterAll(async () => {
     await sql.end({ timeout: 1 });

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { connect } from '../../src/data/client.ts';
 import { migrationNumber, shippedMigrations } from '../../src/data/migrate.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { testApp } from '../support/app.ts';
 import { validateResponse } from '../support/contract.ts';
 
 /**
@@ -61,7 +61,7 @@ describe('/readyz', () => {
   it('a database that refuses connections: 503 unavailable, at once', async () => {
     const sql = connect('postgres://postgres@127.0.0.1:1/nowhere', 1);
     try {
-      const app = createApp({ sql, readinessTimeoutMs: 2_000 });
+      const app = testApp({ sql, readinessTimeoutMs: 2_000 });
       const started = performance.now();
       expectUnavailable(await validateResponse('GET', '/readyz', await app.request('/readyz')));
       expect(performance.now() - started).toBeLessThan(1_000);
@@ -83,7 +83,7 @@ describe('/readyz', () => {
       const { port } = blackHole.address() as net.AddressInfo;
       const sql = connect(`postgres://postgres@127.0.0.1:${port}/nowhere`, 1);
       try {
-        const app = createApp({ sql, readinessTimeoutMs: 300 });
+        const app = testApp({ sql, readinessTimeoutMs: 300 });
         for (let probe = 0; probe < 2; probe++) {
           const started = performance.now();
           expectUnavailable(await validateResponse('GET', '/readyz', await app.request('/readyz')));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
+import { DEFAULT_CREDIT_PACKS } from '../../src/config.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
 import {

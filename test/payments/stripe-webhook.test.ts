@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
+import { DEFAULT_CREDIT_PACKS } from '../../src/config.ts';
 import { createAccount } from '../../src/data/accounts.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { recordCheckout } from '../../src/data/purchases.ts';
-import { DEFAULT_CREDIT_PACKS } from '../../src/payments/credit-packs.ts';
 import { StripePayments } from '../../src/payments/stripe-payments.ts';
+import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import {
   paidSession,
@@ -36,7 +37,7 @@ describe('POST /webhooks/stripe', () => {
       DEFAULT_CREDIT_PACKS,
       () => new URL('http://localhost'),
     );
-    app = createApp({ sql: db.sql, payments });
+    app = testApp({ sql: db.sql, payments });
   });
   afterAll(async () => {
     await requestPool?.end({ timeout: 5 });

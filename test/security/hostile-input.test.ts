@@ -3,7 +3,7 @@ import type { TestApi } from '../support/api.ts';
 import { createFixtureApi } from '../support/fixture.ts';
 
 /**
- * Hostile input on every parameter of every operation (issue 6, Security): each answer is a clear
+ * Hostile input on every parameter of every operation (docs/product-rules.md §3 and §9): each answer is a clear
  * 400 or 404 (a 200 where the input still names something that exists), never a 5xx, and it costs
  * nothing unless it was a valid, charged lookup. Every response is also validated against
  * openapi.yaml by the test API.

@@ -1,12 +1,13 @@
 import type { Resolve } from '../../src/alerts/receiver-addresses.ts';
 import type { WebhookPostOptions } from '../../src/alerts/webhook-post.ts';
-import { createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import type { OperatorSettings } from '../../src/config.ts';
 import { connect, type Sql } from '../../src/data/client.ts';
 import { withOperatorSignature } from '../../src/mail/operator-signature.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import type { StripePayments } from '../../src/payments/stripe-payments.ts';
+import { testApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { startTestSmtp, type TestSmtp } from './mail.ts';
 import { type Page, WebClient } from './web.ts';
@@ -21,7 +22,7 @@ const nothingResolves: Resolve = async (hostname) => {
 export interface AccountPageHarness {
   db: TestDatabase;
   smtp: TestSmtp;
-  app: ReturnType<typeof createApp>;
+  app: App;
   /** The request log and the service's lines, as written. */
   logged: string[];
   browser(): WebClient;
@@ -51,7 +52,7 @@ export async function startAccountPage({
   const logged: string[] = [];
   // A pool like the service's request pool (no array types), so the pages run as they do there.
   const requestPool = connect(db.url, 10, { fetchArrayTypes: false });
-  const app = createApp({
+  const app = testApp({
     sql: requestPool,
     rateLimit: { requests: 0, windowSeconds: 60 },
     payments: payments?.(requestPool) ?? null,

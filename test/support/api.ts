@@ -1,5 +1,6 @@
-import { type App, type AppDependencies, createApp } from '../../src/app.ts';
+import type { App } from '../../src/app.ts';
 import { createAccount, createApiKey } from '../../src/data/accounts.ts';
+import { type TestAppOptions, testApp } from './app.ts';
 import { type ValidatedResponse, validateResponse } from './contract.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -22,9 +23,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export async function createTestApi(options: Omit<AppDependencies, 'sql'> = {}): Promise<TestApi> {
+export async function createTestApi(options: Omit<TestAppOptions, 'sql'> = {}): Promise<TestApi> {
   const db = await createTestDatabase();
-  const app = createApp({ sql: db.sql, ...options });
+  const app = testApp({ sql: db.sql, ...options });
   const api: TestApi = {
     db,
     app,

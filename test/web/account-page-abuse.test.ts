@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/accounts/attempt-limits.ts';
 import { hashPassword } from '../../src/accounts/passwords.ts';
-import { createApp } from '../../src/app.ts';
 import { createAccount } from '../../src/data/accounts.ts';
 import { addLogin } from '../../src/data/logins.ts';
 import { logMailer } from '../../src/mail/mailer.ts';
 import { hashSessionId } from '../../src/web/session.ts';
 import { type AccountPageHarness, createKeyOnPage, PASSWORD, startAccountPage } from '../support/account-page.ts';
+import { testApp } from '../support/app.ts';
 import { WebClient } from '../support/web.ts';
 
 function median(values: number[]): number {
@@ -66,7 +66,7 @@ describe('the account page under attack', () => {
 
   it('behind a TLS terminator, a form from the public https origin is accepted, another origin is not', async () => {
     await page.signedIn('proxied@example.com');
-    const app = createApp({
+    const app = testApp({
       sql: page.db.sql,
       web: {
         publicUrl: () => new URL('https://api.example'),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
 import { logMailer } from '../../src/mail/mailer.ts';
 import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';
+import { testApp } from '../support/app.ts';
 import { WebClient } from '../support/web.ts';
 
 describe('signing up and in', () => {
@@ -273,7 +273,7 @@ describe('signing up and in', () => {
   it('the session cookie is HttpOnly and SameSite=Lax; over HTTPS also Secure, with the __Host- prefix', async () => {
     await page.signedIn('cookie@example.com');
     for (const secureCookies of [false, true]) {
-      const app = createApp({
+      const app = testApp({
         sql: page.db.sql,
         web: {
           publicUrl: () => new URL('https://api.example'),
