@@ -116,8 +116,8 @@ function ipv4Kind(value: bigint): string | null {
 
 /**
  * Why a webhook may not reach `address` (an IPv4 or IPv6 address), as a sentence; null when it is
- * public. An IPv6 address that embeds an IPv4 one (mapped, translated, compatible, NAT64, 6to4)
- * is judged by the IPv4 address it leads to.
+ * public. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries; the other forms
+ * that embed one (translated, compatible, NAT64, 6to4) are refused whatever they carry.
  */
 export function whyNotPublic(address: string): string | null {
   const family = isIP(address.split('%')[0]);
@@ -133,7 +133,10 @@ export function whyNotPublic(address: string): string | null {
     if (!within(value, 128n, [network, prefix], true)) continue;
     const v4 = (value >> shift) & 0xffffffffn;
     const kind = ipv4Kind(v4);
-    return kind && `${address} leads to ${ipv4Text(v4)} (${form}), ${anAddress(kind)}`;
+    if (kind) return `${address} leads to ${ipv4Text(v4)} (${form}), ${anAddress(kind)}`;
+    // Only the mapped form is an IPv4 address itself; the others go through a translator or relay
+    // of someone's network (R14.13), so a webhook names the receiver's own address instead.
+    return form === 'IPv4-mapped' ? null : `${address} leads to ${ipv4Text(v4)} through ${form}: use ${ipv4Text(v4)}`;
   }
   const range = IPV6_RANGES.find((candidate) => within(value, 128n, candidate, true));
   if (range) return `${address} is ${anAddress(range[2])}`;

@@ -35,6 +35,9 @@ const REFUSED: [address: string, why: string][] = [
   ['64:ff9b:1::808:808', '64:ff9b:1::808:808 is a private (local-use NAT64) address'],
   ['2002:7f00:1::', '2002:7f00:1:: leads to 127.0.0.1 (6to4), a loopback address'],
   ['2002:a9fe:a9fe::1', '2002:a9fe:a9fe::1 leads to 169.254.169.254 (6to4), a link-local address'],
+  ['64:ff9b::808:808', '64:ff9b::808:808 leads to 8.8.8.8 through NAT64: use 8.8.8.8'],
+  ['2002:808:808::1', '2002:808:808::1 leads to 8.8.8.8 through 6to4: use 8.8.8.8'],
+  ['::808:808', '::808:808 leads to 8.8.8.8 through IPv4-compatible: use 8.8.8.8'],
   ['fec0::1', 'fec0::1 is a site-local address'],
   ['100::1', '100::1 is a reserved (discard-only) address'],
   ['fc00::1', 'fc00::1 is a private (unique local) address'],
@@ -58,8 +61,6 @@ const ALLOWED = [
   PUBLIC_V6,
   '2001:4860:4860::8888',
   '::ffff:8.8.8.8',
-  '64:ff9b::808:808',
-  '2002:808:808::1',
 ];
 
 describe('which addresses a webhook may reach', () => {
