@@ -96,12 +96,6 @@ export async function createApiKey(
   }) as Promise<CreatedApiKey>;
 }
 
-export async function revokeApiKey(sql: Sql, keyId: number): Promise<boolean> {
-  const rows =
-    await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`;
-  return rows.length === 1;
-}
-
 export async function setAccountDisabled(sql: Sql, accountId: number, disabled: boolean): Promise<boolean> {
   const rows = await sql`
     UPDATE accounts SET disabled_at = CASE WHEN ${disabled} THEN coalesce(disabled_at, now()) END
@@ -179,37 +173,4 @@ export async function ledgerEntries(sql: Sql, accountId: number, limit = 100): P
       p.payment_reference AS reversed_payment, l.owed, l.created_at
     FROM ledger l LEFT JOIN ledger p ON p.id = l.reversal_of
     WHERE l.account_id = ${accountId} ORDER BY l.id DESC LIMIT ${limit}`;
-}
-
-export interface ApiKeyInfo {
-  id: number;
-  account_id: number;
-  display_prefix: string;
-  state: 'active' | 'revoked';
-  created_at: Date;
-  revoked_at: Date | null;
-}
-
-export async function listApiKeys(sql: Sql, accountId: number): Promise<ApiKeyInfo[]> {
-  return sql<ApiKeyInfo[]>`
-    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active'
-      ELSE 'revoked' END AS state, created_at, revoked_at
-    FROM api_keys WHERE account_id = ${accountId} ORDER BY id`;
-}
-
-/** Keys whose display prefix (or id, or full plaintext, by hash) is `reference`. */
-export async function findApiKeys(
-  sql: Sql,
-  reference: { id: number } | { displayPrefix: string } | { hash: Buffer },
-): Promise<ApiKeyInfo[]> {
-  const condition =
-    'id' in reference
-      ? sql`id = ${reference.id}`
-      : 'hash' in reference
-        ? sql`key_hash = ${reference.hash}`
-        : sql`display_prefix = ${reference.displayPrefix}`;
-  return sql<ApiKeyInfo[]>`
-    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active'
-      ELSE 'revoked' END AS state, created_at, revoked_at
-    FROM api_keys WHERE ${condition} ORDER BY id`;
 }

@@ -1,8 +1,8 @@
 import { getAccountUsageRoute as route } from '../../generated/routes.ts';
+import { keysOf } from '../accounts/keys.ts';
 import { dayNumber, daysFrom, dayText, utcDay } from '../accounts/usage-days.ts';
 import { ApiError } from '../contract/errors.ts';
 import { usageRange } from '../contract/usage-range.ts';
-import { keysOf } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
 import { usageByDay } from '../data/usage.ts';
 import type { App } from '../http/app-env.ts';
