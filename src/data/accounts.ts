@@ -1,7 +1,6 @@
 import type postgres from 'postgres';
 import { generateApiKey } from '../contract/api-key.ts';
 import type { Sql } from './client.ts';
-import type { LedgerRow } from './ledger.ts';
 
 /** The longest payment reference a purchase may carry. */
 export const MAX_PAYMENT_REFERENCE_LENGTH = 1024;
@@ -14,22 +13,6 @@ export interface Account {
   email: string | null;
   balance: number;
   disabled: boolean;
-}
-
-export interface LedgerEntry {
-  id: number;
-  kind: LedgerRow['kind'];
-  amount: number;
-  balance_after: number;
-  key_id: number | null;
-  endpoint: string | null;
-  request_id: string | null;
-  payment_reference: string | null;
-  /** A reversal's purchase: the payment refunded or disputed. */
-  reversed_payment: string | null;
-  /** A reversal's credits the balance could not cover (migrations/00009_credit-purchases). */
-  owed: number | null;
-  created_at: Date;
 }
 
 export class AccountError extends Error {
@@ -165,12 +148,4 @@ export async function creditAccount(
     SELECT id, 'purchase', ${amount}, balance, ${paymentReference} FROM credited
     RETURNING balance_after AS balance`;
   return { added: true, balance: row.balance };
-}
-
-export async function ledgerEntries(sql: Sql, accountId: number, limit = 100): Promise<LedgerEntry[]> {
-  return sql<LedgerEntry[]>`
-    SELECT l.id, l.kind, l.amount, l.balance_after, l.key_id, l.endpoint, l.request_id, l.payment_reference,
-      p.payment_reference AS reversed_payment, l.owed, l.created_at
-    FROM ledger l LEFT JOIN ledger p ON p.id = l.reversal_of
-    WHERE l.account_id = ${accountId} ORDER BY l.id DESC LIMIT ${limit}`;
 }

@@ -1,10 +1,10 @@
 import { type ApiKey, keysOf } from '../accounts/keys.ts';
+import { LEDGER_KINDS, type LedgerFilter, ledgerPage } from '../accounts/ledger.ts';
 import type { Sql } from '../data/client.ts';
-import { type LedgerFilter, ledgerPage } from '../data/ledger.ts';
 import { formatAmount, formatNumber, formatTime } from './format.ts';
 import { Page } from './layout.tsx';
 import { LEDGER_CSV_HEADER, ledgerCsvRecord } from './ledger-csv.ts';
-import { LEDGER_KINDS, ledgerCsvFileName, ledgerFilterOf, ledgerFilterQuery } from './ledger-filter.ts';
+import { ledgerCsvFileName, ledgerFilterOf, ledgerFilterQuery } from './ledger-filter.ts';
 import { operationName } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Web } from './web-env.ts';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createAccount, ledgerEntries, setAccountDisabled } from '../../data/accounts.ts';
+import { recentLedger } from '../../accounts/ledger.ts';
+import { createAccount, setAccountDisabled } from '../../data/accounts.ts';
 import { type AdminContext, jsonOption, ledgerLimit, positiveId } from './command-line.ts';
 import { describeKey, keyJson, keysById } from './key.ts';
 import { describeEntry, entryJson } from './ledger.ts';
@@ -52,7 +53,7 @@ export function accountCommand(program: Command, { sql, print, requireAccount }:
     .action(async (rawId: string, options: { limit: number; json?: boolean }) => {
       const found = await requireAccount(positiveId('ACCOUNT_ID')(rawId));
       const keys = await keysById(sql, found.id);
-      const ledger = await ledgerEntries(sql, found.id, options.limit);
+      const ledger = await recentLedger(sql, found.id, options.limit);
       const text = [
         `Account ${found.id}${found.email ? ` (${found.email})` : ''}: ` +
           `${found.disabled ? 'disabled' : 'enabled'}, balance ${found.balance} credits`,
