@@ -1,6 +1,7 @@
 import { generateApiKey, hashApiKey } from '../../src/contract/api-key.ts';
 import { contractOperations } from '../../src/contract/operations.ts';
-import { addCredits, createAccount, createApiKey, revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import { addCredits, createAccount, createApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import { revokeApiKey } from '../../src/data/api-keys.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
 

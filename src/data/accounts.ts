@@ -1,7 +1,6 @@
 import type postgres from 'postgres';
 import { generateApiKey } from '../contract/api-key.ts';
 import type { Sql } from './client.ts';
-import type { LedgerRow } from './ledger.ts';
 
 /** The longest payment reference a purchase may carry. */
 export const MAX_PAYMENT_REFERENCE_LENGTH = 1024;
@@ -14,22 +13,6 @@ export interface Account {
   email: string | null;
   balance: number;
   disabled: boolean;
-}
-
-export interface LedgerEntry {
-  id: number;
-  kind: LedgerRow['kind'];
-  amount: number;
-  balance_after: number;
-  key_id: number | null;
-  endpoint: string | null;
-  request_id: string | null;
-  payment_reference: string | null;
-  /** A reversal's purchase: the payment refunded or disputed. */
-  reversed_payment: string | null;
-  /** A reversal's credits the balance could not cover (migrations/00009_credit-purchases). */
-  owed: number | null;
-  created_at: Date;
 }
 
 export class AccountError extends Error {
@@ -94,12 +77,6 @@ export async function createApiKey(
       : await tx<{ balance: number }[]>`SELECT balance FROM accounts WHERE id = ${accountId}`;
     return { id: created.id, key, displayPrefix, granted: grant ? FIRST_KEY_GRANT : 0, balance };
   }) as Promise<CreatedApiKey>;
-}
-
-export async function revokeApiKey(sql: Sql, keyId: number): Promise<boolean> {
-  const rows =
-    await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`;
-  return rows.length === 1;
 }
 
 export async function setAccountDisabled(sql: Sql, accountId: number, disabled: boolean): Promise<boolean> {
@@ -171,45 +148,4 @@ export async function creditAccount(
     SELECT id, 'purchase', ${amount}, balance, ${paymentReference} FROM credited
     RETURNING balance_after AS balance`;
   return { added: true, balance: row.balance };
-}
-
-export async function ledgerEntries(sql: Sql, accountId: number, limit = 100): Promise<LedgerEntry[]> {
-  return sql<LedgerEntry[]>`
-    SELECT l.id, l.kind, l.amount, l.balance_after, l.key_id, l.endpoint, l.request_id, l.payment_reference,
-      p.payment_reference AS reversed_payment, l.owed, l.created_at
-    FROM ledger l LEFT JOIN ledger p ON p.id = l.reversal_of
-    WHERE l.account_id = ${accountId} ORDER BY l.id DESC LIMIT ${limit}`;
-}
-
-export interface ApiKeyInfo {
-  id: number;
-  account_id: number;
-  display_prefix: string;
-  state: 'active' | 'revoked';
-  created_at: Date;
-  revoked_at: Date | null;
-}
-
-export async function listApiKeys(sql: Sql, accountId: number): Promise<ApiKeyInfo[]> {
-  return sql<ApiKeyInfo[]>`
-    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active'
-      ELSE 'revoked' END AS state, created_at, revoked_at
-    FROM api_keys WHERE account_id = ${accountId} ORDER BY id`;
-}
-
-/** Keys whose display prefix (or id, or full plaintext, by hash) is `reference`. */
-export async function findApiKeys(
-  sql: Sql,
-  reference: { id: number } | { displayPrefix: string } | { hash: Buffer },
-): Promise<ApiKeyInfo[]> {
-  const condition =
-    'id' in reference
-      ? sql`id = ${reference.id}`
-      : 'hash' in reference
-        ? sql`key_hash = ${reference.hash}`
-        : sql`display_prefix = ${reference.displayPrefix}`;
-  return sql<ApiKeyInfo[]>`
-    SELECT id, account_id, display_prefix, CASE WHEN revoked_at IS NULL THEN 'active'
-      ELSE 'revoked' END AS state, created_at, revoked_at
-    FROM api_keys WHERE ${condition} ORDER BY id`;
 }

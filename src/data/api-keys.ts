@@ -1,8 +1,12 @@
 import type { Sql } from './client.ts';
 
-/** A key as its holder sees it on the account page: never its plaintext, which is not stored. */
-export interface KeyListing {
+/**
+ * An API key as its holder (the account page) and the operator (admin) see it: never its
+ * plaintext, which is not stored. The one shape every reader of keys gets.
+ */
+export interface ApiKey {
   id: number;
+  accountId: number;
   name: string | null;
   displayPrefix: string;
   createdAt: Date;
@@ -18,6 +22,7 @@ export interface KeyListing {
 
 interface KeyRow {
   id: number;
+  account_id: number;
   name: string | null;
   display_prefix: string;
   created_at: Date;
@@ -28,9 +33,10 @@ interface KeyRow {
   sandbox: boolean;
 }
 
-function listing(row: KeyRow): KeyListing {
+function apiKey(row: KeyRow): ApiKey {
   return {
     id: row.id,
+    accountId: row.account_id,
     name: row.name,
     displayPrefix: row.display_prefix,
     createdAt: row.created_at,
@@ -43,30 +49,39 @@ function listing(row: KeyRow): KeyListing {
 }
 
 const keyColumns = (sql: Sql) => sql`
-  id, name, display_prefix, created_at, last_used_at, revoked_at, daily_cap, sandbox,
+  id, account_id, name, display_prefix, created_at, last_used_at, revoked_at, daily_cap, sandbox,
   CASE WHEN cap_day = (now() AT TIME ZONE 'UTC')::date THEN cap_day_spent ELSE 0 END AS spent_today`;
 
 /** The account's keys, active ones first, newest first. */
-export async function keysOf(sql: Sql, accountId: number): Promise<KeyListing[]> {
+export async function keysOf(sql: Sql, accountId: number): Promise<ApiKey[]> {
   const rows = await sql<KeyRow[]>`
     SELECT ${keyColumns(sql)}
     FROM api_keys WHERE account_id = ${accountId}
     ORDER BY revoked_at IS NOT NULL, id DESC`;
-  return rows.map(listing);
+  return rows.map(apiKey);
 }
 
 /** One of the account's keys; null when the id is another account's or does not exist. */
-export async function keyOf(sql: Sql, accountId: number, keyId: number): Promise<KeyListing | null> {
+export async function keyOf(sql: Sql, accountId: number, keyId: number): Promise<ApiKey | null> {
   const [row] = await sql<KeyRow[]>`
     SELECT ${keyColumns(sql)}
     FROM api_keys WHERE account_id = ${accountId} AND id = ${keyId}`;
-  return row ? listing(row) : null;
+  return row ? apiKey(row) : null;
 }
 
-export async function activeKeyCount(sql: Sql, accountId: number): Promise<number> {
-  const [{ keys }] = await sql<{ keys: number }[]>`
-    SELECT count(*)::bigint AS keys FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL`;
-  return keys;
+/** The keys, of any account, with this id, this display prefix or this hash of their plaintext, by id. */
+export async function keysWith(
+  sql: Sql,
+  reference: { id: number } | { displayPrefix: string } | { hash: Buffer },
+): Promise<ApiKey[]> {
+  const condition =
+    'id' in reference
+      ? sql`id = ${reference.id}`
+      : 'hash' in reference
+        ? sql`key_hash = ${reference.hash}`
+        : sql`display_prefix = ${reference.displayPrefix}`;
+  const rows = await sql<KeyRow[]>`SELECT ${keyColumns(sql)} FROM api_keys WHERE ${condition} ORDER BY id`;
+  return rows.map(apiKey);
 }
 
 /** Revokes the key only when it belongs to the account; false when it does not (or is revoked already). */
@@ -75,6 +90,13 @@ export async function revokeKeyOf(sql: Sql, accountId: number, keyId: number): P
     UPDATE api_keys SET revoked_at = now()
     WHERE id = ${keyId} AND account_id = ${accountId} AND revoked_at IS NULL
     RETURNING id`;
+  return rows.length === 1;
+}
+
+/** Revokes the key whichever account holds it (the operator); false when it is revoked already or unknown. */
+export async function revokeApiKey(sql: Sql, keyId: number): Promise<boolean> {
+  const rows =
+    await sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`;
   return rows.length === 1;
 }
 

@@ -1,14 +1,16 @@
 import type { components } from '../../generated/api-types.ts';
 import type { Sql } from './client.ts';
 
-/** A row of an account's ledger, as its holder sees it. */
+/** A row of an account's ledger, as its holder (the page, getAccountLedger) and the operator (admin) see it. */
 export interface LedgerRow {
   id: number;
   kind: components['schemas']['LedgerEntry']['kind'];
   /** Credits added (positive) or taken (negative). */
   amount: number;
   balanceAfter: number;
-  /** The display prefix of the key of a charge, a refund or a grant; null for a purchase. */
+  /** The key of a charge, a refund or a grant; null for a purchase. */
+  keyId: number | null;
+  /** That key's display prefix. */
   keyPrefix: string | null;
   /** The name its holder gave that key, if any. */
   keyName: string | null;
@@ -19,6 +21,10 @@ export interface LedgerRow {
   paymentReference: string | null;
   /** The ledger row a refund returns. */
   refundOf: number | null;
+  /** A reversal's purchase: the payment refunded or disputed. */
+  reversedPayment: string | null;
+  /** A reversal's credits the balance could not cover (migrations/00009_credit-purchases). */
+  owed: number | null;
   createdAt: Date;
 }
 
@@ -65,19 +71,24 @@ export async function ledgerPage(
       kind: LedgerRow['kind'];
       amount: number;
       balance_after: number;
+      key_id: number | null;
       key_prefix: string | null;
       key_name: string | null;
       endpoint: string | null;
       request_id: string | null;
       payment_reference: string | null;
       refund_of: number | null;
+      reversed_payment: string | null;
+      owed: number | null;
       created_at: Date;
     }[]
   >`
-    SELECT l.id, l.kind, l.amount, l.balance_after, k.display_prefix AS key_prefix, k.name AS key_name,
-           l.endpoint, l.request_id, l.payment_reference, l.refund_of, l.created_at
+    SELECT l.id, l.kind, l.amount, l.balance_after, l.key_id, k.display_prefix AS key_prefix, k.name AS key_name,
+           l.endpoint, l.request_id, l.payment_reference, l.refund_of,
+           reversed.payment_reference AS reversed_payment, l.owed, l.created_at
     FROM ledger l
     LEFT JOIN api_keys k ON k.id = l.key_id
+    LEFT JOIN ledger reversed ON reversed.id = l.reversal_of
     WHERE ${selected}
       AND ${backwards ? sql`l.id > ${after!}` : sql`l.id < ${before ?? Number.MAX_SAFE_INTEGER}`}
     ORDER BY ${backwards ? sql`l.id ASC` : sql`l.id DESC`}
@@ -105,12 +116,15 @@ export async function ledgerPage(
       kind: row.kind,
       amount: row.amount,
       balanceAfter: row.balance_after,
+      keyId: row.key_id,
       keyPrefix: row.key_prefix,
       keyName: row.key_name,
       operation: row.endpoint,
       requestId: row.request_id,
       paymentReference: row.payment_reference,
       refundOf: row.refund_of,
+      reversedPayment: row.reversed_payment,
+      owed: row.owed,
       createdAt: row.created_at,
     })),
   };

@@ -1,7 +1,7 @@
 import { getAccountLedgerRoute as route } from '../../generated/routes.ts';
+import { ledgerPage } from '../accounts/ledger.ts';
 import { entryAfter, ledgerCursor } from '../contract/ledger-cursor.ts';
 import type { Sql } from '../data/client.ts';
-import { ledgerPage } from '../data/ledger.ts';
 import type { App } from '../http/app-env.ts';
 import { registerOperation } from './operation.ts';
 

@@ -1,21 +1,22 @@
 import { getAccountUsageRoute as route } from '../../generated/routes.ts';
-import { dayNumber, daysFrom, dayText, utcDay } from '../accounts/usage-days.ts';
+import { keysOf } from '../accounts/keys.ts';
+import { cappedKeys, type UsageCounts, usageByDay, usageDays } from '../accounts/usage.ts';
+import { dayNumber, dayText, utcDay } from '../accounts/usage-days.ts';
 import { ApiError } from '../contract/errors.ts';
 import { usageRange } from '../contract/usage-range.ts';
-import { keysOf } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
-import { usageByDay } from '../data/usage.ts';
 import type { App } from '../http/app-env.ts';
 import { registerOperation } from './operation.ts';
 
 /** The default range, in days ending with `to`; and the longest one a call may ask for: the contract's. */
 const { defaultDays: DEFAULT_DAYS, maxDays: MAX_DAYS } = usageRange();
 
-interface Counts {
-  calls: number;
-  refunded_calls: number;
-  credits: number;
-}
+/** Counts as the contract names them. */
+const countsJson = ({ calls, refundedCalls, credits }: UsageCounts) => ({
+  calls,
+  refunded_calls: refundedCalls,
+  credits,
+});
 
 export function registerGetAccountUsage(app: App, { sql, now }: { sql: Sql; now: () => Date }) {
   registerOperation(app, route, async (c) => {
@@ -40,31 +41,18 @@ export function registerGetAccountUsage(app: App, { sql, now }: { sql: Sql; now:
     // the daily caps only the test keys', whose spending is what their calls would have cost.
     const sandbox = c.get('sandbox');
     const rows = sandbox ? [] : await usageByDay(sql, c.get('accountId'), from, to);
-    const total: Counts = { calls: 0, refunded_calls: 0, credits: 0 };
-    const days = new Map(
-      daysFrom(from, to).map((day) => [
-        day,
-        { day, calls: 0, refunded_calls: 0, credits: 0, operations: [] as (Counts & { operation: string })[] },
-      ]),
-    );
-    for (const row of rows) {
-      const counts = { calls: row.calls, refunded_calls: row.refundedCalls, credits: row.credits };
-      const day = days.get(row.day)!;
-      day.operations.push({ operation: row.operation, ...counts });
-      for (const sum of [day, total]) {
-        sum.calls += counts.calls;
-        sum.refunded_calls += counts.refunded_calls;
-        sum.credits += counts.credits;
-      }
-    }
-    const daily_caps = (await keysOf(sql, c.get('accountId')))
-      .filter((key) => key.revokedAt === null && key.dailyCap !== null && (key.sandbox || !sandbox))
-      .map((key) => ({
-        key_prefix: key.displayPrefix,
-        name: key.name,
-        daily_cap: key.dailyCap!,
-        spent_today: key.spentToday,
-      }));
-    return c.json({ from, to, total, days: [...days.values()], daily_caps }, 200);
+    const usage = usageDays(rows, from, to);
+    const days = usage.days.map((day) => ({
+      day: day.day,
+      ...countsJson(day),
+      operations: day.operations.map((counts) => ({ operation: counts.operation, ...countsJson(counts) })),
+    }));
+    const daily_caps = cappedKeys(await keysOf(sql, c.get('accountId')), { sandbox }).map((key) => ({
+      key_prefix: key.displayPrefix,
+      name: key.name,
+      daily_cap: key.dailyCap,
+      spent_today: key.spentToday,
+    }));
+    return c.json({ from, to, total: countsJson(usage.total), days, daily_caps }, 200);
   });
 }

@@ -1,19 +1,24 @@
+import {
+  type ApiKey,
+  capReached,
+  createApiKey,
+  keyLabel,
+  keyNameProblem,
+  keyOf,
+  keysOf,
+  MAX_DAILY_CAP,
+  MAX_KEY_NAME_LENGTH,
+  revokeKeyOf,
+  setDailyCap,
+} from '../accounts/keys.ts';
 import { isTestApiKey } from '../contract/api-key.ts';
-import { createApiKey } from '../data/accounts.ts';
-import { type KeyListing, keyOf, keysOf, revokeKeyOf, setDailyCap } from '../data/api-keys.ts';
 import type { Sql } from '../data/client.ts';
 import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
 import { formatCredits, formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { NEW_KEY_FLASH_SECONDS, openNewKey, sealNewKey } from './new-key-flash.ts';
-import { BILLED_OPERATIONS } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Session, Web } from './web-env.ts';
-
-export const MAX_KEY_NAME_LENGTH = 100;
-
-/** The largest daily cap the form takes: far above any day's spend, and exact in a JavaScript number. */
-const MAX_DAILY_CAP = 1_000_000_000_000;
 
 /** The cap form's value: a whole number of credits, or empty for no cap; a string says what is wrong. */
 function dailyCapOf(value: string): number | null | string {
@@ -24,20 +29,12 @@ function dailyCapOf(value: string): number | null | string {
   return Number(text);
 }
 
-function capNotice(key: KeyListing): string {
-  const name = `“${key.name ?? key.displayPrefix}”`;
+function capNotice(key: ApiKey): string {
+  const name = `“${keyLabel(key)}”`;
   return key.dailyCap === null
     ? `${name} has no daily cap now.`
     : `${name} may spend up to ${formatCredits(key.dailyCap)} per UTC day; ` +
         `${formatNumber(key.spentToday)} ${key.spentToday === 1 ? 'is' : 'are'} spent today.`;
-}
-
-/** The cheapest billed call, from the contract: a cap with less room than this stops every call. */
-const CHEAPEST_CALL = Math.min(...BILLED_OPERATIONS.map((op) => op.price));
-
-/** A capped key that no billed call can pass today (docs/product-rules.md R12.54). */
-function capReached(key: KeyListing): boolean {
-  return key.dailyCap !== null && key.dailyCap - key.spentToday < CHEAPEST_CALL;
 }
 
 function CapPage({
@@ -47,11 +44,11 @@ function CapPage({
   value,
 }: {
   session: Session;
-  keyListing: KeyListing;
+  keyListing: ApiKey;
   problem?: string;
   value?: string;
 }) {
-  const name = keyListing.name ?? keyListing.displayPrefix;
+  const name = keyLabel(keyListing);
   return (
     <Page title="Daily cap" email={session.email} csrfToken={session.csrfToken} current="keys">
       <section class="card narrow">
@@ -93,7 +90,7 @@ function CapPage({
   );
 }
 
-function KeyTable({ keys }: { keys: KeyListing[] }) {
+function KeyTable({ keys }: { keys: ApiKey[] }) {
   if (keys.length === 0) return <p class="muted">No keys yet.</p>;
   return (
     <div class="table-wrap">
@@ -146,13 +143,10 @@ function KeyTable({ keys }: { keys: KeyListing[] }) {
               <td>
                 {key.revokedAt === null && (
                   <span class="actions">
-                    <a
-                      href={`/account/keys/${key.id}/cap`}
-                      aria-label={`Daily cap of ${key.name ?? key.displayPrefix}`}
-                    >
+                    <a href={`/account/keys/${key.id}/cap`} aria-label={`Daily cap of ${keyLabel(key)}`}>
                       Cap
                     </a>{' '}
-                    <a href={`/account/keys/${key.id}/revoke`} aria-label={`Revoke ${key.name ?? key.displayPrefix}`}>
+                    <a href={`/account/keys/${key.id}/revoke`} aria-label={`Revoke ${keyLabel(key)}`}>
                       Revoke
                     </a>
                   </span>
@@ -168,7 +162,7 @@ function KeyTable({ keys }: { keys: KeyListing[] }) {
 
 function KeysPage(props: {
   session: Session;
-  keys: KeyListing[];
+  keys: ApiKey[];
   created?: { key: string; name: string; granted: number; test: boolean };
   /** The new-key page was opened again: its key is not shown twice. */
   shownAlready?: boolean;
@@ -261,12 +255,6 @@ function KeysPage(props: {
   );
 }
 
-function nameProblem(name: string): string | null {
-  if (name.length === 0) return 'Give the key a name.';
-  if ([...name].length > MAX_KEY_NAME_LENGTH) return `Use at most ${MAX_KEY_NAME_LENGTH} characters.`;
-  return null;
-}
-
 /** Where a key's creation redirects: the one page view that shows its plaintext. */
 const NEW_KEY_PATH = '/account/keys/new';
 
@@ -299,7 +287,7 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
     const form = await c.req.parseBody();
     const name = String(form.name ?? '').trim();
     const test = form.test === 'on';
-    const problem = nameProblem(name);
+    const problem = keyNameProblem(name);
     if (problem !== null) {
       const keys = await keysOf(sql, session.accountId);
       return c.html(<KeysPage session={session} keys={keys} problem={problem} name={name} />, 400);
@@ -326,7 +314,7 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
         keys={keys}
         created={{
           key: plaintext,
-          name: key.name ?? key.displayPrefix,
+          name: keyLabel(key),
           granted: flash.granted,
           test: isTestApiKey(plaintext),
         }}
@@ -340,7 +328,7 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
     return c.html(
       <Page title="Revoke a key" email={session.email} csrfToken={session.csrfToken} current="keys">
         <section class="card narrow">
-          <h1>Revoke “{key.name ?? key.displayPrefix}”?</h1>
+          <h1>Revoke “{keyLabel(key)}”?</h1>
           <p>
             Calls with <code>{key.displayPrefix}…</code> will answer <code>401</code> at once. This cannot be undone;
             your balance stays with the account.

@@ -1,4 +1,4 @@
-import type { LedgerRow } from '../data/ledger.ts';
+import type { LedgerRow } from '../accounts/ledger.ts';
 import { csvField } from '../http/csv.ts';
 
 export const LEDGER_CSV_HEADER = [

@@ -1,11 +1,5 @@
+import { LEDGER_KINDS, type LedgerFilter } from '../accounts/ledger.ts';
 import { utcDay } from '../accounts/usage-days.ts';
-import { resolveRef } from '../contract/document.ts';
-import type { LedgerFilter, LedgerRow } from '../data/ledger.ts';
-
-/** The ledger's kinds, in the contract's order (LedgerEntry.kind). */
-export const LEDGER_KINDS: readonly LedgerRow['kind'][] = resolveRef({
-  $ref: '#/components/schemas/LedgerEntry/properties/kind',
-}).enum;
 
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 

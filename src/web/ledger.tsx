@@ -1,11 +1,10 @@
-import type { KeyListing } from '../data/api-keys.ts';
-import { keysOf } from '../data/api-keys.ts';
+import { type ApiKey, keysOf } from '../accounts/keys.ts';
+import { LEDGER_KINDS, type LedgerFilter, ledgerPage } from '../accounts/ledger.ts';
 import type { Sql } from '../data/client.ts';
-import { type LedgerFilter, ledgerPage } from '../data/ledger.ts';
 import { formatAmount, formatNumber, formatTime } from './format.ts';
 import { Page } from './layout.tsx';
 import { LEDGER_CSV_HEADER, ledgerCsvRecord } from './ledger-csv.ts';
-import { LEDGER_KINDS, ledgerCsvFileName, ledgerFilterOf, ledgerFilterQuery } from './ledger-filter.ts';
+import { ledgerCsvFileName, ledgerFilterOf, ledgerFilterQuery } from './ledger-filter.ts';
 import { operationName } from './operation-names.ts';
 import { requireSession } from './session.ts';
 import type { Web } from './web-env.ts';
@@ -17,7 +16,7 @@ const CSV_BATCH_ROWS = 1_000;
 const ENTRY_ID = /^[1-9][0-9]{0,14}$/;
 
 /** The filter form: a GET form, so a filtered page has its own address. */
-function FilterForm({ filter, keys }: { filter: LedgerFilter; keys: KeyListing[] }) {
+function FilterForm({ filter, keys }: { filter: LedgerFilter; keys: ApiKey[] }) {
   return (
     <form method="get" action="/account/ledger" class="filters" aria-label="Filter the ledger">
       <div class="field">

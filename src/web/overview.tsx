@@ -1,7 +1,7 @@
+import { keysOf } from '../accounts/keys.ts';
+import { usageByDay } from '../accounts/usage.ts';
 import type { CreditPack } from '../config.ts';
 import { findAccount } from '../data/accounts.ts';
-import { keysOf } from '../data/api-keys.ts';
-import { usageByDay } from '../data/usage.ts';
 import { formatNumber } from './format.ts';
 import { CsrfField, Page } from './layout.tsx';
 import { LowBalanceWarning } from './low-balance-warning.tsx';

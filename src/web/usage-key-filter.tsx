@@ -1,4 +1,4 @@
-import type { KeyListing } from '../data/api-keys.ts';
+import type { ApiKey } from '../accounts/keys.ts';
 
 /** The overview's key selector (docs/product-rules.md R12.53): a GET form, so it works without JavaScript. */
 export function UsageKeyFilter({
@@ -6,9 +6,9 @@ export function UsageKeyFilter({
   period,
   selected,
 }: {
-  keys: KeyListing[];
+  keys: ApiKey[];
   period: number;
-  selected: KeyListing | undefined;
+  selected: ApiKey | undefined;
 }) {
   if (keys.length === 0) return null;
   return (

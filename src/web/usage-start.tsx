@@ -1,4 +1,4 @@
-import type { KeyListing } from '../data/api-keys.ts';
+import { type ApiKey, keyLabel } from '../accounts/keys.ts';
 
 /**
  * What the overview shows instead of an empty chart (docs/product-rules.md R12.53): what to do
@@ -10,9 +10,9 @@ export function UsageStart({
   selectedKey,
   origin,
 }: {
-  keys: KeyListing[];
+  keys: ApiKey[];
   period: number;
-  selectedKey: KeyListing | undefined;
+  selectedKey: ApiKey | undefined;
   origin: string;
 }) {
   const active = keys.filter((key) => key.revokedAt === null);
@@ -21,7 +21,7 @@ export function UsageStart({
     return (
       <div class="empty" data-testid="usage-empty">
         <p class="empty-lead">
-          No billed calls with “{selectedKey.name ?? selectedKey.displayPrefix}” in the last {period} days.{' '}
+          No billed calls with “{keyLabel(selectedKey)}” in the last {period} days.{' '}
           <a href={`/account?days=${period}`}>Show every key</a>
         </p>
       </div>

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AccountError,
-  addCredits,
-  createAccount,
-  createApiKey,
-  FIRST_KEY_GRANT,
-  ledgerEntries,
-} from '../../src/data/accounts.ts';
+import { recentLedger } from '../../src/accounts/ledger.ts';
+import { AccountError, addCredits, createAccount, createApiKey, FIRST_KEY_GRANT } from '../../src/data/accounts.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 
 describe('accounts, keys and credits (docs/product-rules.md §4, §6)', () => {
@@ -27,8 +21,8 @@ describe('accounts, keys and credits (docs/product-rules.md §4, §6)', () => {
     const second = await createApiKey(db.sql, account.id);
     expect(second.granted).toBe(0);
     expect(second.balance).toBe(200);
-    const ledger = await ledgerEntries(db.sql, account.id);
-    expect(ledger.map((e) => [e.kind, e.amount, e.balance_after, e.key_id])).toEqual([['grant', 200, 200, first.id]]);
+    const ledger = await recentLedger(db.sql, account.id);
+    expect(ledger.map((e) => [e.kind, e.amount, e.balanceAfter, e.keyId])).toEqual([['grant', 200, 200, first.id]]);
   });
 
   it('first key grant: concurrent first keys still grant once', async () => {
@@ -50,8 +44,8 @@ describe('accounts, keys and credits (docs/product-rules.md §4, §6)', () => {
     const account = await createAccount(db.sql);
     expect(await addCredits(db.sql, account.id, 500, 'pay_123')).toEqual({ added: true, balance: 500 });
     expect(await addCredits(db.sql, account.id, 500, 'pay_123')).toEqual({ added: false, balance: 500 });
-    const ledger = await ledgerEntries(db.sql, account.id);
-    expect(ledger.map((e) => [e.kind, e.amount, e.payment_reference])).toEqual([['purchase', 500, 'pay_123']]);
+    const ledger = await recentLedger(db.sql, account.id);
+    expect(ledger.map((e) => [e.kind, e.amount, e.paymentReference])).toEqual([['purchase', 500, 'pay_123']]);
   });
 
   it('payment reference: unique across accounts; another account using it is an error', async () => {
@@ -59,7 +53,7 @@ describe('accounts, keys and credits (docs/product-rules.md §4, §6)', () => {
     const b = await createAccount(db.sql);
     await addCredits(db.sql, a.id, 10, 'pay_shared');
     await expect(addCredits(db.sql, b.id, 10, 'pay_shared')).rejects.toThrow(AccountError);
-    expect(await ledgerEntries(db.sql, b.id)).toEqual([]);
+    expect(await recentLedger(db.sql, b.id)).toEqual([]);
   });
 
   it('payment reference: at most 1024 characters, as the ledger shows it', async () => {

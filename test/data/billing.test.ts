@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/contract/api-key.ts';
-import { revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import { setAccountDisabled } from '../../src/data/accounts.ts';
+import { revokeApiKey } from '../../src/data/api-keys.ts';
 import { debitCalls } from '../../src/data/billing.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { TEST_RUN_ID } from '../support/debit.ts';

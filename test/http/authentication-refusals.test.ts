@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/contract/api-key.ts';
-import { revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import { setAccountDisabled } from '../../src/data/accounts.ts';
+import { revokeApiKey } from '../../src/data/api-keys.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import type { ValidatedResponse } from '../support/contract.ts';
 

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, loadConfig } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
-import { createApiKey, revokeApiKey } from '../../src/data/accounts.ts';
+import { createApiKey } from '../../src/data/accounts.ts';
+import { revokeApiKey } from '../../src/data/api-keys.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { DEFAULT_RATE_LIMIT } from '../support/app.ts';
 

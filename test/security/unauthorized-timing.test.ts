@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UNAUTHORIZED_FLOOR_MS } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
-import { revokeApiKey, setAccountDisabled } from '../../src/data/accounts.ts';
+import { setAccountDisabled } from '../../src/data/accounts.ts';
+import { revokeApiKey } from '../../src/data/api-keys.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { testApp } from '../support/app.ts';
 import { startHttpServer, type TestHttpServer } from '../support/http.ts';

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { createAccount, ledgerEntries, listApiKeys, setAccountDisabled } from '../../data/accounts.ts';
+import { recentLedger } from '../../accounts/ledger.ts';
+import { createAccount, setAccountDisabled } from '../../data/accounts.ts';
 import { type AdminContext, jsonOption, ledgerLimit, positiveId } from './command-line.ts';
+import { describeKey, keyJson, keysById } from './key.ts';
 import { describeEntry, entryJson } from './ledger.ts';
 
 /** `admin account create | disable | enable | show`. */
@@ -50,16 +52,16 @@ export function accountCommand(program: Command, { sql, print, requireAccount }:
     .addOption(jsonOption())
     .action(async (rawId: string, options: { limit: number; json?: boolean }) => {
       const found = await requireAccount(positiveId('ACCOUNT_ID')(rawId));
-      const keys = await listApiKeys(sql, found.id);
-      const ledger = await ledgerEntries(sql, found.id, options.limit);
+      const keys = await keysById(sql, found.id);
+      const ledger = await recentLedger(sql, found.id, options.limit);
       const text = [
         `Account ${found.id}${found.email ? ` (${found.email})` : ''}: ` +
           `${found.disabled ? 'disabled' : 'enabled'}, balance ${found.balance} credits`,
         `Keys (${keys.length}):`,
-        ...keys.map((k) => `  #${k.id}  ${k.display_prefix}…  ${k.state}  created ${k.created_at.toISOString()}`),
+        ...keys.map((k) => `  ${describeKey(k)}`),
         `Recent ledger (newest first, up to ${options.limit}):`,
         ...ledger.map((e) => `  ${describeEntry(e)}`),
       ].join('\n');
-      print(!!options.json, { ...found, keys, ledger: ledger.map(entryJson) }, text);
+      print(!!options.json, { ...found, keys: keys.map(keyJson), ledger: ledger.map(entryJson) }, text);
     });
 }

@@ -1,8 +1,33 @@
 import type { Command } from 'commander';
-import { hashApiKey, isWellFormedApiKey } from '../../contract/api-key.ts';
-import { createApiKey, findApiKeys, listApiKeys, revokeApiKey } from '../../data/accounts.ts';
-import { setDailyCap } from '../../data/api-keys.ts';
+import {
+  type ApiKey,
+  createApiKey,
+  keyState,
+  keysNamedBy,
+  keysOf,
+  revokeApiKey,
+  setDailyCap,
+} from '../../accounts/keys.ts';
 import { type AdminContext, dailyCap, jsonOption, positiveId, UsageError } from './command-line.ts';
+
+/** An account's keys as the operator lists them: by id, oldest first. */
+export async function keysById(sql: AdminContext['sql'], accountId: number): Promise<ApiKey[]> {
+  return (await keysOf(sql, accountId)).sort((a, b) => a.id - b.id);
+}
+
+/** A key as `--json` prints it: what the operator needs, never the plaintext (never stored). */
+export const keyJson = (key: ApiKey) => ({
+  id: key.id,
+  account_id: key.accountId,
+  display_prefix: key.displayPrefix,
+  state: keyState(key),
+  created_at: key.createdAt,
+  revoked_at: key.revokedAt,
+});
+
+/** One key as a line for people (`key list`, `account show`). */
+export const describeKey = (key: ApiKey) =>
+  `#${key.id}  ${key.displayPrefix}…  ${keyState(key)}  created ${key.createdAt.toISOString()}`;
 
 /** `admin key create | revoke | cap | list`. */
 export function keyCommand(program: Command, { sql, print, requireAccount }: AdminContext): void {
@@ -47,11 +72,10 @@ export function keyCommand(program: Command, { sql, print, requireAccount }: Adm
     )
     .addOption(jsonOption())
     .action(async (reference: string, options: { json?: boolean }) => {
-      const matches = /^[0-9]+$/.test(reference)
-        ? await findApiKeys(sql, { id: positiveId('KEY_ID')(reference) })
-        : isWellFormedApiKey(reference)
-          ? await findApiKeys(sql, { hash: hashApiKey(reference) })
-          : await findApiKeys(sql, { displayPrefix: reference });
+      const matches = await keysNamedBy(
+        sql,
+        /^[0-9]+$/.test(reference) ? { id: positiveId('KEY_ID')(reference) } : { text: reference },
+      );
       if (matches.length === 0)
         throw new UsageError(`No key has the id or display prefix ${JSON.stringify(reference)}.`);
       if (matches.length > 1)
@@ -62,14 +86,14 @@ export function keyCommand(program: Command, { sql, print, requireAccount }: Adm
       const [target] = matches;
       const revoked = await revokeApiKey(sql, target.id);
       const text = revoked
-        ? `Revoked key #${target.id} (${target.display_prefix}…) of account ${target.account_id}.`
-        : `Key #${target.id} (${target.display_prefix}…) was already revoked; nothing changed.`;
+        ? `Revoked key #${target.id} (${target.displayPrefix}…) of account ${target.accountId}.`
+        : `Key #${target.id} (${target.displayPrefix}…) was already revoked; nothing changed.`;
       print(
         !!options.json,
         {
           id: target.id,
-          account_id: target.account_id,
-          display_prefix: target.display_prefix,
+          account_id: target.accountId,
+          display_prefix: target.displayPrefix,
           revoked: true,
           changed: revoked,
         },
@@ -85,15 +109,15 @@ export function keyCommand(program: Command, { sql, print, requireAccount }: Adm
       const keyId = positiveId('KEY_ID')(rawId);
       // The parser keeps the word: a null from an option parser did not reach the action as null.
       const cap = options.daily === 'none' ? null : options.daily;
-      const [target] = await findApiKeys(sql, { id: keyId });
+      const [target] = await keysNamedBy(sql, { id: keyId });
       if (target === undefined) throw new UsageError(`No key has the id ${keyId}.`);
-      if (!(await setDailyCap(sql, target.account_id, keyId, cap)))
+      if (!(await setDailyCap(sql, target.accountId, keyId, cap)))
         throw new UsageError(`Key #${keyId} is revoked; a revoked key needs no cap.`);
       const text =
         cap === null
-          ? `Key #${keyId} (${target.display_prefix}…) has no daily cap now.`
-          : `Key #${keyId} (${target.display_prefix}…) may spend ${cap} credits per UTC day from now on.`;
-      print(!!options.json, { id: keyId, account_id: target.account_id, daily_cap: cap }, text);
+          ? `Key #${keyId} (${target.displayPrefix}…) has no daily cap now.`
+          : `Key #${keyId} (${target.displayPrefix}…) may spend ${cap} credits per UTC day from now on.`;
+      print(!!options.json, { id: keyId, account_id: target.accountId, daily_cap: cap }, text);
     });
   key
     .command('list <accountId>')
@@ -102,13 +126,8 @@ export function keyCommand(program: Command, { sql, print, requireAccount }: Adm
     .action(async (rawId: string, options: { json?: boolean }) => {
       const accountId = positiveId('ACCOUNT_ID')(rawId);
       await requireAccount(accountId);
-      const keys = await listApiKeys(sql, accountId);
-      const text =
-        keys.length === 0
-          ? `Account ${accountId} has no keys.`
-          : keys
-              .map((k) => `#${k.id}  ${k.display_prefix}…  ${k.state}  created ${k.created_at.toISOString()}`)
-              .join('\n');
-      print(!!options.json, { account_id: accountId, keys }, text);
+      const keys = await keysById(sql, accountId);
+      const text = keys.length === 0 ? `Account ${accountId} has no keys.` : keys.map(describeKey).join('\n');
+      print(!!options.json, { account_id: accountId, keys: keys.map(keyJson) }, text);
     });
 }
