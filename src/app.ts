@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Billing } from './billing/billing.ts';
 import { billing } from './billing/middleware.ts';
+import { KeyRateLimit, type RateLimitPolicy } from './billing/rate-limit.ts';
 import type { HttpLimits, OperatorSettings } from './config.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
@@ -15,7 +16,6 @@ import { headAnswersLikeGet } from './http/head-requests.ts';
 import { keyBeforeParameters } from './http/key-before-parameters.ts';
 import { observeRequests } from './http/observability.ts';
 import { validParameters } from './http/parameters.ts';
-import { KeyRateLimit, type RateLimitPolicy } from './http/rate-limit.ts';
 import { steadyRefusals } from './http/refusal-timing.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLimits } from './http/request-limits.ts';

@@ -14,7 +14,7 @@ import {
   type StoredResponse,
 } from '../data/idempotency.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import type { KeyRateLimit } from '../http/rate-limit.ts';
+import type { KeyRateLimit } from './rate-limit.ts';
 
 /**
  * "Retries never pay twice" (docs/product-rules.md §7): a billed call with an

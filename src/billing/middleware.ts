@@ -7,9 +7,9 @@ import type { Claim } from '../data/idempotency.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { answerDelivered } from '../http/delivery.ts';
 import { asApiError, errorResponse } from '../http/error-response.ts';
-import type { KeyRateLimit } from '../http/rate-limit.ts';
 import type { Billing } from './billing.ts';
 import { canonicalQuery, idempotency, Replay } from './idempotency.ts';
+import type { KeyRateLimit } from './rate-limit.ts';
 
 export interface BillingMiddlewareOptions {
   /** The service's clock (Idempotency-Key lifetimes follow it). */

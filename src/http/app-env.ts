@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Quota } from '../billing/rate-limit.ts';
 import type { ContractOperation } from '../contract/operations.ts';
-import type { Quota } from './rate-limit.ts';
 
 /** What a debit tells the response: the price paid and the balance left. */
 export interface Credits {

@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
+import type { KeyRateLimit } from '../billing/rate-limit.ts';
 import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
-import type { KeyRateLimit } from './rate-limit.ts';
 
 /**
  * `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer to a valid

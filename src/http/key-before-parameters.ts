@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import type { Billing } from '../billing/billing.ts';
+import type { KeyRateLimit } from '../billing/rate-limit.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { errorResponse } from './error-response.ts';
-import type { KeyRateLimit } from './rate-limit.ts';
 
 /**
  * The key is checked before `Accept` and the parameters (docs/product-rules.md §5), but whether a well-formed
