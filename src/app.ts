@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Billing } from './billing/billing.ts';
-import { billing } from './billing/middleware.ts';
+import { PaidCalls } from './billing/paid-call.ts';
 import { KeyRateLimit, type RateLimitPolicy } from './billing/rate-limit.ts';
 import type { HttpLimits, OperatorSettings } from './config.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
@@ -8,6 +8,7 @@ import type { Sql } from './data/client.ts';
 import type { ReadReplicas } from './data/read-replicas.ts';
 import type { App, AppEnv } from './http/app-env.ts';
 import { authentication } from './http/authentication.ts';
+import { billing } from './http/billing.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
 import { creditHeaders } from './http/credit-headers.ts';
@@ -118,7 +119,7 @@ export function createAppRouting(
     authentication,
     creditHeaders(keyRateLimit),
     keyBeforeParameters(service, keyRateLimit),
-    billing(sql, service, { now, rateLimit: keyRateLimit }),
+    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
     validParameters,
   );

@@ -1,12 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Credits } from '../billing/credits.ts';
 import type { Quota } from '../billing/rate-limit.ts';
 import type { ContractOperation } from '../contract/operations.ts';
-
-/** What a debit tells the response: the price paid and the balance left. */
-export interface Credits {
-  credits_charged: number;
-  credits_remaining: number;
-}
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
 export interface Parameters {
