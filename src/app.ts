@@ -14,7 +14,6 @@ import { routeOperations } from './http/contract-routing.ts';
 import { creditHeaders } from './http/credit-headers.ts';
 import { onError, onNotFound } from './http/error-response.ts';
 import { headAnswersLikeGet } from './http/head-requests.ts';
-import { keyBeforeParameters } from './http/key-before-parameters.ts';
 import { observeRequests } from './http/observability.ts';
 import { validParameters } from './http/parameters.ts';
 import { steadyRefusals } from './http/refusal-timing.ts';
@@ -118,7 +117,6 @@ export function createAppRouting(
     routing,
     authentication,
     creditHeaders(keyRateLimit),
-    keyBeforeParameters(service, keyRateLimit),
     billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
     validParameters,

@@ -167,6 +167,22 @@ export class PaidCall {
   }
 
   /**
+   * The key's standing for a call refused for its `Accept` or its parameters before it paid (406,
+   * 400): the key comes first (docs/product-rules.md §5), but whether it exists only the database
+   * knows. Null: the key is not valid, and the call is a 401. Otherwise the balance (nothing
+   * charged) and the rate-limit standing, read with the key in one statement.
+   */
+  async keyStanding(): Promise<{ credits: Credits; quota: Quota | undefined } | null> {
+    const caller = await this.service.findCaller(this.start.keyHash);
+    if (caller === null) return null;
+    const { rateLimit } = this.options;
+    return {
+      credits: { credits_charged: 0, credits_remaining: caller.balance },
+      quota: rateLimit ? rateLimit.standingIn(caller.window) : undefined,
+    };
+  }
+
+  /**
    * After the answer: a charged call that failed on the server's side (5xx) is refunded (owed when
    * the database cannot take it now); the Idempotency-Key claim is settled (./idempotency.ts).
    */

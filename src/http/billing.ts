@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import type { PaidCalls } from '../billing/paid-call.ts';
+import { unauthorized } from '../contract/errors.ts';
 import type { StoredResponse } from '../data/idempotency.ts';
 import type { AppEnv } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
@@ -13,9 +14,11 @@ import { asApiError, errorResponse } from './error-response.ts';
  *   handler's run, or its answer: the refusal's error, or the replay of a stored response;
  * - on the way out, ends the call: a charged 5xx becomes the error body that says the credits were
  *   refunded (or are owed); a claim that could not be settled is the log line's billing fault;
- * - watches a charged answer leave the process (http/delivery.ts) and tells billing.
- * The credit headers (http/credit-headers.ts) and "key before parameters"
- * (http/key-before-parameters.ts) are the edge's too.
+ * - watches a charged answer leave the process (http/delivery.ts) and tells billing;
+ * - a call refused for its `Accept` or parameters (406, 400) before it paid learns its key's
+ *   standing from billing: an unknown key makes it the 401 it comes after (docs/product-rules.md
+ *   §5), a valid one reports its balance like every answer to a valid key.
+ * The credit headers (http/credit-headers.ts) are written from what this leaves in `credits`.
  */
 export const billing = (calls: PaidCalls) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -64,6 +67,17 @@ export const billing = (calls: PaidCalls) =>
     }
     if (ended.fault !== undefined) c.set('billingFault', ended.fault);
     if (ended.delivers) void answerDelivered(c).then((sent) => call.answerLeft(sent));
+    if (c.get('credits') === undefined && (c.res.status === 400 || c.res.status === 406)) {
+      // Refused for its Accept or parameters before it paid: the key comes first (§5).
+      const standing = await call.keyStanding();
+      if (standing === null) {
+        c.res = undefined;
+        c.res = errorResponse(c, unauthorized());
+        return;
+      }
+      c.set('credits', standing.credits);
+      c.set('quota', standing.quota);
+    }
   });
 
 /** Header that marks a replayed response. */
