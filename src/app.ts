@@ -11,7 +11,6 @@ import { authentication } from './http/authentication.ts';
 import { billing } from './http/billing.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
-import { creditHeaders } from './http/credit-headers.ts';
 import { onError, onNotFound } from './http/error-response.ts';
 import { headAnswersLikeGet } from './http/head-requests.ts';
 import { observeRequests } from './http/observability.ts';
@@ -116,7 +115,6 @@ export function createAppRouting(
     steadyRefusals(unauthorizedFloorMs),
     routing,
     authentication,
-    creditHeaders(keyRateLimit),
     billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
     validParameters,

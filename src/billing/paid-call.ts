@@ -66,6 +66,8 @@ export interface CallEnd {
  */
 export class PaidCalls {
   readonly #idempotent: ReturnType<typeof idempotency>;
+  /** The per-key rate limit whose headers every answer to a valid key carries; null when off. */
+  readonly rateLimit: KeyRateLimit | null;
 
   constructor(
     sql: Sql,
@@ -73,6 +75,7 @@ export class PaidCalls {
     private readonly options: PaidCallsOptions,
   ) {
     this.#idempotent = idempotency(sql, { ...options, runId: () => service.runId });
+    this.rateLimit = options.rateLimit;
   }
 
   begin(start: CallStart): PaidCall {
@@ -180,6 +183,14 @@ export class PaidCall {
       credits: { credits_charged: 0, credits_remaining: caller.balance },
       quota: rateLimit ? rateLimit.standingIn(caller.window) : undefined,
     };
+  }
+
+  /**
+   * The key's rate-limit standing without counting this call, for an answer to a valid key that
+   * learnt none on its way; undefined when the limit is off.
+   */
+  async quota(): Promise<Quota | undefined> {
+    return this.options.rateLimit?.standing(this.start.keyHash);
   }
 
   /**

@@ -1,8 +1,10 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
-import type { PaidCalls } from '../billing/paid-call.ts';
+import type { PaidCall, PaidCalls } from '../billing/paid-call.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { StoredResponse } from '../data/idempotency.ts';
+import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
 import { asApiError, errorResponse } from './error-response.ts';
@@ -17,8 +19,8 @@ import { asApiError, errorResponse } from './error-response.ts';
  * - watches a charged answer leave the process (http/delivery.ts) and tells billing;
  * - a call refused for its `Accept` or parameters (406, 400) before it paid learns its key's
  *   standing from billing: an unknown key makes it the 401 it comes after (docs/product-rules.md
- *   §5), a valid one reports its balance like every answer to a valid key.
- * The credit headers (http/credit-headers.ts) are written from what this leaves in `credits`.
+ *   §5), a valid one reports its balance like every answer to a valid key;
+ * - last, the credit headers of an answer to a valid key (`creditHeaders`).
  */
 export const billing = (calls: PaidCalls) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -78,7 +80,26 @@ export const billing = (calls: PaidCalls) =>
       c.set('credits', standing.credits);
       c.set('quota', standing.quota);
     }
+    await creditHeaders(c, calls, call);
   });
+
+/**
+ * `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer to a valid
+ * key (docs/product-rules.md §6, §8): what the call cost and the balance after it, once billing
+ * knows them; a 401, or an answer whose balance cannot be read (a refund owed), carries none.
+ * A test key's answers add `X-Sandbox: true` (§17).
+ */
+async function creditHeaders(c: Context<AppEnv>, calls: PaidCalls, call: PaidCall): Promise<void> {
+  const credits = c.get('credits');
+  if (credits === undefined) return;
+  setAnswerHeader(c, 'X-Credits-Charged', String(credits.credits_charged));
+  setAnswerHeader(c, 'X-Credits-Remaining', String(credits.credits_remaining));
+  if (c.get('sandbox')) setAnswerHeader(c, 'X-Sandbox', 'true');
+  if (calls.rateLimit) {
+    const quota = c.get('quota') ?? (await call.quota())!;
+    for (const [name, value] of Object.entries(calls.rateLimit.headers(quota))) setAnswerHeader(c, name, value);
+  }
+}
 
 /** Header that marks a replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
