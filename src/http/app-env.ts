@@ -40,14 +40,15 @@ export interface AppEnv {
     credits: Credits | undefined;
     /** The key's standing under the per-key rate limit, once this request was counted. */
     quota: Quota | undefined;
-    /** Credits given back because the call failed on the server's side. */
-    creditsRefunded: number | undefined;
+    /**
+     * Credits given back because the call failed on the server's side; `owed`: not yet, the
+     * database is away, and they are given back once it is back.
+     */
+    refund: { refunded: number; owed: boolean } | undefined;
     /** The docs page's script nonce, set by its Content-Security-Policy (hono's secureHeaders). */
     secureHeadersNonce?: string;
     /** A billing step after the answer failed (an Idempotency-Key claim not settled); the answer stands. */
     billingFault: unknown;
-    /** The refund could not be made yet (the database is away); it is owed and made once it is back. */
-    refundOwed: boolean | undefined;
   };
 }
 

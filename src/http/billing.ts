@@ -61,9 +61,9 @@ export const billing = (calls: PaidCalls) =>
       }),
     });
     if (ended.refund !== undefined) {
-      c.set('creditsRefunded', ended.refund.refunded);
-      c.set('credits', ended.refund.credits);
-      if (ended.refund.owed) c.set('refundOwed', true);
+      const { refunded, owed, credits } = ended.refund;
+      c.set('refund', { refunded, owed });
+      c.set('credits', credits);
       c.res = undefined;
       c.res = errorResponse(c, asApiError(c.error));
     }

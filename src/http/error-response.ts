@@ -30,9 +30,9 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   }
   let message = error.message;
   if (error.isServerError) {
-    const refunded = c.get('creditsRefunded') ?? 0;
+    const refunded = c.get('refund')?.refunded ?? 0;
     extra.credits_refunded = refunded;
-    if (c.get('refundOwed'))
+    if (c.get('refund')?.owed)
       message += ` The ${creditsText(refunded)} charged for this call are refunded as soon as the database is back.`;
     else
       message +=
