@@ -1,21 +1,20 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Billing } from './billing/billing.ts';
-import { billing } from './billing/middleware.ts';
+import { PaidCalls } from './billing/paid-call.ts';
+import { KeyRateLimit, type RateLimitPolicy } from './billing/rate-limit.ts';
 import type { HttpLimits, OperatorSettings } from './config.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
 import type { ReadReplicas } from './data/read-replicas.ts';
 import type { App, AppEnv } from './http/app-env.ts';
 import { authentication } from './http/authentication.ts';
+import { billing } from './http/billing.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
-import { creditHeaders } from './http/credit-headers.ts';
 import { onError, onNotFound } from './http/error-response.ts';
 import { headAnswersLikeGet } from './http/head-requests.ts';
-import { keyBeforeParameters } from './http/key-before-parameters.ts';
 import { observeRequests } from './http/observability.ts';
 import { validParameters } from './http/parameters.ts';
-import { KeyRateLimit, type RateLimitPolicy } from './http/rate-limit.ts';
 import { steadyRefusals } from './http/refusal-timing.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLimits } from './http/request-limits.ts';
@@ -116,9 +115,7 @@ export function createAppRouting(
     steadyRefusals(unauthorizedFloorMs),
     routing,
     authentication,
-    creditHeaders(keyRateLimit),
-    keyBeforeParameters(service, keyRateLimit),
-    billing(sql, service, { now, rateLimit: keyRateLimit }),
+    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
     validParameters,
   );

@@ -20,8 +20,8 @@ export interface BillingOptions {
 
 /**
  * The money of every call, in one place: debits (coalesced), refunds (made now, or owed until the
- * database is back), delivery marks, and the recovery of charges nobody received. The billing
- * middleware is the HTTP side of it.
+ * database is back), delivery marks, and the recovery of charges nobody received. Calls pay
+ * through ./paid-call.ts, whose HTTP edge is http/billing.ts.
  */
 export class Billing {
   readonly refunds: PendingRefunds;

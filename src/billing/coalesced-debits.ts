@@ -66,7 +66,7 @@ export class CoalescedDebits {
       for (const [index, pending] of batch.entries()) pending.settle({ result: results[index] });
     } catch (error) {
       // Every call of the statement fails with it; when the statement may still have committed
-      // (a lost connection), billing owes each call its refund (./middleware.ts, `oweUncertain` in ./billing.ts).
+      // (a lost connection), billing owes each call its refund (./paid-call.ts, `oweUncertain` in ./billing.ts).
       for (const pending of batch) pending.settle({ error });
     }
     const waiting = this.#waiting!;

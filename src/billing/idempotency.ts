@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import { idempotencyKeyBusy, idempotencyKeyReused, rateLimited, unauthorized } from '../contract/errors.ts';
+import {
+  type ApiError,
+  idempotencyKeyBusy,
+  idempotencyKeyReused,
+  rateLimited,
+  unauthorized,
+} from '../contract/errors.ts';
 import type { Caller } from '../data/billing.ts';
 import type { Sql } from '../data/client.ts';
 import {
@@ -13,8 +17,8 @@ import {
   releaseClaim,
   type StoredResponse,
 } from '../data/idempotency.ts';
-import type { AppEnv } from '../http/app-env.ts';
-import type { KeyRateLimit } from '../http/rate-limit.ts';
+import type { Credits } from './credits.ts';
+import type { KeyRateLimit, Quota } from './rate-limit.ts';
 
 /**
  * "Retries never pay twice" (docs/product-rules.md §7): a billed call with an
@@ -44,12 +48,29 @@ export function canonicalQuery(query: Record<string, string | number>, otherMedi
   return otherMediaType === undefined ? canonical : `${canonical} ${otherMediaType}`;
 }
 
-export interface Admitted {
-  claim: Claim;
-  caller: Caller;
-  balance: number;
-  /** The charge of an abandoned claim this request took over: the call is already paid. */
-  chargeId: number | null;
+/**
+ * What the admission of a call with an Idempotency-Key came to, with what it learnt of the key:
+ * the credits (nothing charged, the balance) and the rate-limit standing, once the key proved valid.
+ */
+export type Admission = { credits?: Credits; quota?: Quota } & (
+  | {
+      outcome: 'admitted';
+      claim: Claim;
+      caller: Caller;
+      balance: number;
+      /** The charge of an abandoned claim this request took over: the call is already paid. */
+      chargeId: number | null;
+    }
+  /** The call already ran: its stored response is the answer, for the charge it was paid by (null: free). */
+  | { outcome: 'replayed'; response: StoredResponse; chargeId: number | null }
+  | { outcome: 'refused'; error: ApiError }
+);
+
+/** The answer a call gave, as its claim stores it for a replay. */
+export interface Answer {
+  status: number;
+  /** Read only when the answer is stored. */
+  read: () => Promise<{ contentType: string | null; body: Buffer }>;
 }
 
 export interface IdempotencyOptions {
@@ -66,12 +87,14 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
   /**
    * The checks of docs/product-rules.md §5 that follow the parameters (steps 7, 10, 11), for a call with an
    * Idempotency-Key: key (401) → reuse (422) → rate limit (429, here for a call that runs no debit),
-   * then the claim. Returns the claim
-   * this request holds, or throws the answer: an error, or the stored response to replay.
+   * then the claim. Returns the claim this request holds, or the answer: a refusal, or the stored
+   * response to replay.
    */
-  async function admit(c: Context<AppEnv>, request: IdempotentRequest & { callId: string }): Promise<Admitted> {
+  async function admit(request: IdempotentRequest & { callId: string; keyHash: Buffer }): Promise<Admission> {
     const started = performance.now();
     let counted = false;
+    let credits: Credits | undefined;
+    let quota: Quota | undefined;
     for (let attempt = 0; ; attempt++) {
       const at = now();
       if (at.getTime() - lastPurge >= PURGE_EVERY_MS) {
@@ -80,16 +103,15 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
       }
       const admission = await claimIdempotencyKey(sql, {
         ...request,
-        keyHash: c.get('apiKeyHash'),
         runId: runId(),
         now: at,
         expiredAt: new Date(at.getTime() - IDEMPOTENCY_KEY_LIFETIME_MS),
         abandonedAt: new Date(at.getTime() - CLAIM_ABANDONED_AFTER_MS),
       });
-      if (admission.outcome === 'unauthorized') throw unauthorized();
-      c.set('credits', { credits_charged: 0, credits_remaining: admission.balance });
-      if (rateLimit && !counted) c.set('quota', rateLimit.standingIn(admission.window));
-      if (admission.outcome === 'reused') throw idempotencyKeyReused();
+      if (admission.outcome === 'unauthorized') return { outcome: 'refused', error: unauthorized() };
+      credits = { credits_charged: 0, credits_remaining: admission.balance };
+      if (rateLimit && !counted) quota = rateLimit.standingIn(admission.window);
+      if (admission.outcome === 'reused') return { outcome: 'refused', error: idempotencyKeyReused(), credits, quota };
       const claim = { accountId: admission.caller.accountId, key: request.key, callId: request.callId };
       // A call that runs its debit is counted by the debit statement; one answered without it (a
       // replay, a takeover of a paid call) is counted here, once, however long it waited.
@@ -97,19 +119,24 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
         admission.outcome === 'completed' || (admission.outcome === 'claimed' && admission.chargeId !== null);
       if (!counted && rateLimit && debitless) {
         counted = true;
-        const quota = await rateLimit.take(admission.caller.keyId);
-        c.set('quota', quota);
+        quota = await rateLimit.take(admission.caller.keyId);
         if (quota.limited) {
           if (admission.outcome === 'claimed') await releaseClaim(sql, claim);
-          throw rateLimited(rateLimit.policy.requests, rateLimit.policy.windowSeconds);
+          const error = rateLimited(rateLimit.policy.requests, rateLimit.policy.windowSeconds);
+          return { outcome: 'refused', error, credits, quota };
         }
       }
       if (admission.outcome === 'claimed') {
-        return { claim, caller: admission.caller, balance: admission.balance, chargeId: admission.chargeId };
+        const { caller, balance, chargeId } = admission;
+        return { outcome: 'admitted', claim, caller, balance, chargeId, credits, quota };
       }
-      if (admission.outcome === 'completed') throw new Replay(admission.response, admission.chargeId);
+      if (admission.outcome === 'completed') {
+        const { response, chargeId } = admission;
+        return { outcome: 'replayed', response, chargeId, credits, quota };
+      }
       // Another request with the key is running: wait for its response (or for it to give the key back).
-      if (performance.now() - started >= WAIT_FOR_FIRST_REQUEST_MS) throw idempotencyKeyBusy();
+      if (performance.now() - started >= WAIT_FOR_FIRST_REQUEST_MS)
+        return { outcome: 'refused', error: idempotencyKeyBusy(), credits, quota };
       await sleep(Math.min(10 * 2 ** attempt, 100));
     }
   }
@@ -120,38 +147,21 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
    * error: the claim then stays 'running' until it counts as abandoned, and the request that takes
    * it over runs on this call's charge.
    */
-  async function settle(c: Context<AppEnv>, claim: Claim, chargeId: number | null, refunded: boolean): Promise<void> {
-    const status = c.res.status;
+  async function settle(
+    claim: Claim,
+    { chargeId, refunded, sandbox }: { chargeId: number | null; refunded: boolean; sandbox: boolean },
+    answer: Answer,
+  ): Promise<void> {
+    const status = answer.status;
     // A test key's answer has no charge and is kept all the same: the sandbox keeps every rule.
-    const answered = chargeId !== null || c.get('sandbox');
+    const answered = chargeId !== null || sandbox;
     if (answered && !refunded && (status === 200 || status === 404)) {
-      const body = Buffer.from(await c.res.clone().arrayBuffer());
-      await completeClaim(sql, claim, chargeId, { status, contentType: c.res.headers.get('content-type'), body });
+      const { contentType, body } = await answer.read();
+      await completeClaim(sql, claim, chargeId, { status, contentType, body });
     } else {
       await releaseClaim(sql, claim);
     }
   }
 
   return { admit, settle };
-}
-
-/** Header that marks a replayed response. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
-
-/**
- * The stored response as the answer to this request: status and body byte for byte, marked as a
- * replay. Thrown like Hono's HTTPException, so the handler does not run; the credit and rate-limit
- * headers are added afterwards and describe this request (nothing charged, the current balance).
- * It carries the charge it answers for: a replay that reaches the caller delivers that charge.
- */
-export class Replay extends HTTPException {
-  constructor(
-    stored: StoredResponse,
-    /** Null for a test key's answer, which was free. */
-    readonly chargeId: number | null,
-  ) {
-    const headers: Record<string, string> = { [REPLAYED_HEADER]: 'true' };
-    if (stored.contentType !== null) headers['Content-Type'] = stored.contentType;
-    super(stored.status as 200, { res: new Response(new Uint8Array(stored.body), { status: stored.status, headers }) });
-  }
 }

@@ -1,12 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Credits } from '../billing/credits.ts';
+import type { Quota } from '../billing/rate-limit.ts';
 import type { ContractOperation } from '../contract/operations.ts';
-import type { Quota } from './rate-limit.ts';
-
-/** What a debit tells the response: the price paid and the balance left. */
-export interface Credits {
-  credits_charged: number;
-  credits_remaining: number;
-}
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
 export interface Parameters {
@@ -45,14 +40,15 @@ export interface AppEnv {
     credits: Credits | undefined;
     /** The key's standing under the per-key rate limit, once this request was counted. */
     quota: Quota | undefined;
-    /** Credits given back because the call failed on the server's side. */
-    creditsRefunded: number | undefined;
+    /**
+     * Credits given back because the call failed on the server's side; `owed`: not yet, the
+     * database is away, and they are given back once it is back.
+     */
+    refund: { refunded: number; owed: boolean } | undefined;
     /** The docs page's script nonce, set by its Content-Security-Policy (hono's secureHeaders). */
     secureHeadersNonce?: string;
     /** A billing step after the answer failed (an Idempotency-Key claim not settled); the answer stands. */
     billingFault: unknown;
-    /** The refund could not be made yet (the database is away); it is owed and made once it is back. */
-    refundOwed: boolean | undefined;
   };
 }
 

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { KeyRateLimit } from '../billing/rate-limit.ts';
 import { creditsText } from '../contract/credits-text.ts';
 import { ApiError, errorBody, internalError, unavailable, unknownPath } from '../contract/errors.ts';
 import { isUnavailable } from '../data/errors.ts';
 import type { AppEnv } from './app-env.ts';
-import { KeyRateLimit } from './rate-limit.ts';
 
 /** An unreachable database is usually back within seconds (a restart, a fail-over). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -30,9 +30,9 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   }
   let message = error.message;
   if (error.isServerError) {
-    const refunded = c.get('creditsRefunded') ?? 0;
+    const refunded = c.get('refund')?.refunded ?? 0;
     extra.credits_refunded = refunded;
-    if (c.get('refundOwed'))
+    if (c.get('refund')?.owed)
       message += ` The ${creditsText(refunded)} charged for this call are refunded as soon as the database is back.`;
     else
       message +=

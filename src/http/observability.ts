@@ -41,7 +41,7 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
       credits_charged: c.get('credits')?.credits_charged ?? 0,
       duration_ms: Math.round(milliseconds * 100) / 100,
     };
-    const refunded = c.get('creditsRefunded') ?? 0;
+    const refunded = c.get('refund')?.refunded ?? 0;
     if (refunded > 0) line.credits_refunded = refunded;
     if (c.get('billingFault') !== undefined) line.billing_fault = c.get('billingFault');
     if (status >= 500) {

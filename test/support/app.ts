@@ -1,6 +1,7 @@
 import { type App, type AppDependencies, createApp } from '../../src/app.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../src/billing/idempotency.ts';
+import type { RateLimitPolicy } from '../../src/billing/rate-limit.ts';
 import {
   DEFAULT_HTTP_LIMITS,
   DEFAULT_OPERATOR,
@@ -9,7 +10,6 @@ import {
 } from '../../src/config.ts';
 import { poolUse } from '../../src/data/pool-use.ts';
 import { ReadReplicas } from '../../src/data/read-replicas.ts';
-import type { RateLimitPolicy } from '../../src/http/rate-limit.ts';
 import { logMailer } from '../../src/mail/mailer.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 import { Metrics } from '../../src/observability/metrics.ts';
