@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { isCalendarDate } from '../ingest/fields.ts';
 import { startProgress } from '../ingest/progress.ts';
 import { ORDERS, type Order } from '../synthetic/crawl-order.ts';
-import { DEFAULT_SEED } from '../synthetic/generator.ts';
+import { DEFAULT_SEED, plainNames } from '../synthetic/generator.ts';
 import { companionPath, writeDataset } from '../synthetic/write-files.ts';
 
 /**
@@ -48,8 +48,11 @@ interface Options {
   labels?: string | false;
   today?: Date;
   order: Order;
+  names: (typeof NAMES)[number];
   progress: boolean;
 }
+
+const NAMES = ['world', 'plain'] as const;
 
 function buildProgram(io: GenerateIo): Command {
   return new Command('generate-data')
@@ -77,6 +80,15 @@ function buildProgram(io: GenerateIo): Command {
         .choices(ORDERS)
         .default('crawl'),
     )
+    .addOption(
+      new Option(
+        '--names <names>',
+        'world: names in every script, legal forms and domains by country, words of faker locales; ' +
+          'plain: a few dozen English words, as the demo dataset',
+      )
+        .choices(NAMES)
+        .default('world'),
+    )
     .option('--no-progress', 'no progress bar or progress lines')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: (text) => io.err.write(text) })
@@ -95,6 +107,8 @@ function buildProgram(io: GenerateIo): Command {
           })
         : () => {};
       const started = performance.now();
+      // Loaded here only: faker is large, and nothing else of the service needs it.
+      const names = options.names === 'world' ? (await import('../synthetic/world-names.ts')).worldNames : plainNames;
       let files: Awaited<ReturnType<typeof writeDataset>>;
       try {
         files = await writeDataset({
@@ -102,6 +116,7 @@ function buildProgram(io: GenerateIo): Command {
           seed: options.seed,
           today: options.today ?? new Date(),
           order: options.order,
+          names,
           out,
           crawls: companion(options.crawls, 'crawls'),
           labels: companion(options.labels, 'labels'),

@@ -10,6 +10,8 @@
  *  - activity spread over four years before `today`, so the 36-month history window cuts it;
  *  - crawl times in every accepted `crawled_at` form; labels on some names, none on others;
  *  - landing URLs with schemes, `www.`, sub-domains, paths, queries and mixed case.
+ * The background's names come from `names`: by default a few dozen English words (the demo
+ * dataset the service loads); `generate-data` passes world-names.ts, names from every script.
  */
 
 // Type aliases, not interfaces, so records are assignable to Record<string, unknown>.
@@ -39,7 +41,12 @@ export interface DatasetOptions {
   size?: number;
   /** Last day of activity (UTC day); default now. */
   today?: Date;
+  /** Background advertiser i's name, domain and country, from the seed; default plainNames, a
+   * few dozen English words (world-names.ts has names from every script). */
+  names?: (seed: number) => (i: number) => BackgroundName;
 }
+
+export type BackgroundName = { name: string; domain: string; country: string };
 
 export interface Dataset {
   seed: number;
@@ -626,7 +633,7 @@ const MEAN_BACKGROUND_OBSERVATIONS = 23;
 /** Observation records of the fixtures, measured. */
 const FIXTURE_OBSERVATIONS = 4_560;
 
-function backgroundName(i: number): { name: string; domain: string } {
+function plainName(i: number): BackgroundName {
   // Mixed radix over the word lists gives every index its own name; past the lists' product a
   // round number keeps names unique.
   let rest = i;
@@ -639,17 +646,26 @@ function backgroundName(i: number): { name: string; domain: string } {
   const region = REGIONS[rest % REGIONS.length];
   const round = Math.floor(rest / REGIONS.length);
   const stem = [prefix, noun, region, round > 0 ? String(round + 1) : ''].filter(Boolean).join(' ');
-  return { name: `${stem}${SUFFIXES[suffix]}`, domain: `${slug(stem)}.${TLDS[suffix]}` };
+  const tld = TLDS[suffix];
+  return { name: `${stem}${SUFFIXES[suffix]}`, domain: `${slug(stem)}.${tld}`, country: COUNTRY_OF_TLD[tld] };
 }
+
+/** Names from a few dozen English words, each index its own. */
+export const plainNames = (_seed: number) => plainName;
 
 /** Every 25th background identifier shares the previous one's name (another country). */
 const sharesPreviousName = (i: number) => i % 25 === 24;
 
-function backgroundIdentifier(seed: number, i: number, today: number): Identifier {
+function backgroundIdentifier(
+  seed: number,
+  i: number,
+  today: number,
+  backgroundName: (i: number) => BackgroundName,
+): Identifier {
   const rng = mulberry32(mix(seed, i, 1));
   const own = backgroundName(sharesPreviousName(i) ? i - 1 : i);
   const tld = own.domain.slice(own.domain.indexOf('.') + 1);
-  const country = sharesPreviousName(i) ? pick(rng, ['US', 'GB', 'DE', 'FR', 'AU']) : COUNTRY_OF_TLD[tld];
+  const country = sharesPreviousName(i) ? pick(rng, ['US', 'GB', 'DE', 'FR', 'AU']) : own.country;
   const kind = rng();
   let domains: string[];
   let creatives: number;
@@ -658,7 +674,10 @@ function backgroundIdentifier(seed: number, i: number, today: number): Identifie
     creatives = int(rng, 1, 6);
   } else if (kind < 0.85) {
     const stem = own.domain.slice(0, own.domain.indexOf('.'));
-    const variants = [`${stem}.com`, `${stem}-shop.${tld}`, `${stem}-store.com`, `${stem}.de`, `${stem}-outlet.co.uk`];
+    // An internationalized label takes no English word: a right-to-left one could not hold it.
+    const variants = /^[a-z0-9-]*$/.test(stem)
+      ? [`${stem}.com`, `${stem}-shop.${tld}`, `${stem}-store.com`, `${stem}.de`, `${stem}-outlet.co.uk`]
+      : [`${stem}.com`, `${stem}-2.${tld}`, `${stem}.net`, `${stem}-3.com`];
     domains = [...new Set([own.domain, ...variants.slice(0, int(rng, 1, 3))])];
     creatives = int(rng, 2, 10);
   } else {
@@ -704,6 +723,8 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
   if (!Number.isInteger(seed)) throw new RangeError('seed must be an integer');
   if (!Number.isInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
   const today = dayOf(options.today ?? new Date());
+  const backgroundName = (options.names ?? plainNames)(seed);
+  const background = (i: number) => backgroundIdentifier(seed, i, today, backgroundName);
   const backgroundCount = Math.ceil(Math.max(0, size - FIXTURE_OBSERVATIONS) / MEAN_BACKGROUND_OBSERVATIONS);
 
   function* observations(): Generator<ObservationRecord> {
@@ -711,7 +732,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
       yield* observationsOf(mulberry32(mix(FIXTURE_SEED, n, 2)), fixture);
     }
     for (let i = 0; i < backgroundCount; i += 1) {
-      yield* observationsOf(mulberry32(mix(seed, i, 2)), backgroundIdentifier(seed, i, today));
+      yield* observationsOf(mulberry32(mix(seed, i, 2)), background(i));
     }
   }
 
@@ -733,8 +754,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     }
     for (let i = 0; i < backgroundCount; i += 1) {
       const crawlRng = mulberry32(mix(seed, i, 3));
-      if (crawlRng() < 0.6)
-        yield { domain: backgroundIdentifier(seed, i, today).domains[0], crawled_at: crawlTime(crawlRng, today) };
+      if (crawlRng() < 0.6) yield { domain: background(i).domains[0], crawled_at: crawlTime(crawlRng, today) };
     }
   }
 
@@ -746,7 +766,7 @@ export function generateDataset(options: DatasetOptions = {}): Dataset {
     yield { advertiser_name: DEMO.renamedName, advertiser_type: 'direct' };
     for (let i = 0; i < backgroundCount; i += 1) {
       if (sharesPreviousName(i)) continue;
-      const who = backgroundIdentifier(seed, i, today);
+      const who = background(i);
       const labelRng = mulberry32(mix(seed, i, 4));
       if (who.domains.length >= 5 && labelRng() < 0.5) yield { advertiser_name: who.name, advertiser_type: 'agency' };
       else if (who.domains.length < 5 && labelRng() < 0.3)

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { constants, createGzip } from 'node:zlib';
 import { formatOfPath } from '../ingest/read-records.ts';
 import { inCrawlOrder, type Order } from './crawl-order.ts';
-import { generateDataset } from './generator.ts';
+import { type DatasetOptions, generateDataset } from './generator.ts';
 
 export interface WrittenFile {
   /** The path, or `-` for standard output. */
@@ -25,6 +25,8 @@ export interface WriteDatasetOptions {
   today: Date;
   /** Crawl order (day by day, advertisers mixed), as real files come, or grouped by advertiser and creative. */
   order?: Order;
+  /** The background's names; default the generator's plain names. */
+  names?: DatasetOptions['names'];
   /** Observations file; `-` writes them to `stdout`. NDJSON or CSV by extension, gzip when it ends in `.gz`. */
   out: string;
   /** Companion files (same format); null for none. */
@@ -44,7 +46,7 @@ export interface WriteDatasetOptions {
  */
 export async function writeDataset(options: WriteDatasetOptions): Promise<DatasetFiles> {
   const size = Math.ceil(options.observations * 1.15) + 5_000;
-  const dataset = generateDataset({ seed: options.seed, size, today: options.today });
+  const dataset = generateDataset({ seed: options.seed, size, today: options.today, names: options.names });
   const observations = take(dataset.observations(), options.observations);
   const files: DatasetFiles = {
     observations: await writeRecords(

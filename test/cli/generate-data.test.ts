@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPTS, scriptOf } from '../../scripts/quality/name-typos.ts';
 import { runGenerateData } from '../../src/cli/generate-data.ts';
 import { checkAggregates } from '../../src/ingest/index.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
@@ -119,7 +120,7 @@ describe('npm run generate-data', () => {
     expect(canonical(crawl)).toEqual(canonical(sorted));
   });
 
-  it('its files load through the ingest command with zero rejects, and carry the demo fixtures', async () => {
+  it('its files load through ingest with zero rejects: the demo fixtures, and names in every script', async () => {
     const out = folder.file('load.csv.gz');
     expect((await generate('--observations', '25000', '--seed', '3', '--out', out, '--no-progress')).code).toBe(0);
     for (const [kind, file] of [
@@ -140,6 +141,12 @@ describe('npm run generate-data', () => {
     const [{ type }] =
       await db.sql`SELECT advertiser_type AS type FROM labels WHERE advertiser_name = ${DEMO.intermediaryName}`;
     expect(type).toBe('agency');
+    // The background's names (world names by default) come in every script, on their own domains.
+    const background = await db.sql<{ name: string }[]>`
+      SELECT DISTINCT name FROM identifiers WHERE advertiser_id LIKE 'AR2%'`;
+    const scripts = background.map(({ name }) => scriptOf(name));
+    expect(new Set(scripts)).toEqual(new Set(SCRIPTS));
+    expect(scripts.filter((script) => script !== 'Latin').length / scripts.length).toBeGreaterThan(0.15);
   });
 
   it('--out - writes the observations to standard output as the command line runs', async () => {
@@ -165,7 +172,14 @@ describe('npm run generate-data', () => {
   it('--help, and bad usage exits 2 with a message', async () => {
     const help = await generate('--help');
     expect(help.code).toBe(0);
-    for (const option of ['--observations <n>', '--seed <n>', '--out <file>', '--today <date>', '--order <order>'])
+    for (const option of [
+      '--observations <n>',
+      '--seed <n>',
+      '--out <file>',
+      '--today <date>',
+      '--order <order>',
+      '--names <names>',
+    ])
       expect(help.out).toContain(option);
     expect((await generate('--seed', '1')).err).toContain("required option '--observations <n>' not specified");
     for (const argv of [
