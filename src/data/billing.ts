@@ -48,9 +48,8 @@ export interface DebitRequest {
 
 /**
  * Checks the keys and debits every call, in order, each with its own ledger row, in ONE statement
- * (`debit_credits`, migrations/00003_debit-credits, replaced by 00006_charge-once): one round trip
- * and one commit however many calls there are (00008_spending-controls adds the key's daily cap
- * and the low-balance alert to the same statement).
+ * (`debit_credits`, db/functions/debit_credits.sql): one round trip and one commit however many
+ * calls there are, the key's daily cap and the low-balance alert in the same statement.
  * The accounts charged are locked for the statement, so two calls never both pass on a balance
  * that covers one, and every call learns the exact balance its own charge left, or, when refused,
  * the exact balance that did not cover it. A price of 0 only reads the balance.
@@ -106,7 +105,7 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
   return results;
 }
 
-/** A call as `debit_credits` (migrations/00003_debit-credits … 00015_shared-limits) takes it. */
+/** A call as `debit_credits` (db/functions/debit_credits.sql) takes it. */
 function debitCall(call: DebitRequest) {
   const { keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox, rateLimit } = call;
   return {

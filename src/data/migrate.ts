@@ -1,21 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import shift from 'postgres-shift';
 import { projectRoot } from '../config.ts';
+import { applyFunctions } from './database-functions.ts';
 import { rekeyNames } from './search-keys.ts';
 
 /**
- * One folder per migration, `NNNNN_name/index.sql`, numbered 00001, 00002, … without gaps, as
- * postgres-shift wants them. Migrations only go forward: there are no down migrations.
+ * One folder per migration, `NNNNN_name/index.sql`, numbered 00001, 00002, … without gaps.
+ * Migrations only go forward: there are no down migrations. They are the schema's history: the
+ * current definition of a function or trigger is its file in db/functions (database-functions.ts).
  */
 const MIGRATIONS_DIR = path.join(projectRoot, 'migrations');
 const MIGRATION_ENTRY = /^[0-9]{5}_/;
 
 /**
- * Where postgres-shift records each applied migration: `migration_id` (the folder's number),
- * `name` (the rest of the folder's name, dashes as spaces) and `created_at`. postgres-shift fixes
- * the name of the table and applies the migrations numbered above the highest recorded one.
+ * Where each applied migration is recorded: `migration_id` (the folder's number), `name` (the rest
+ * of the folder's name, dashes as spaces) and `created_at`, as postgres-shift, the runner before,
+ * recorded them. The migrations numbered above the highest recorded one are applied.
  */
 export const MIGRATIONS_TABLE = 'migrations';
 
@@ -27,13 +28,14 @@ export const MIGRATIONS_TABLE = 'migrations';
 const MIGRATIONS_LOCK = 7_310_000;
 
 /**
- * Applies the versioned SQL migrations in `migrations/` that the database has not seen yet, all
- * of them in one transaction (a failure leaves the database as it was), under MIGRATIONS_LOCK;
- * then keys the advertiser names whose search keys are of another version (data/search-keys.ts),
- * which SQL cannot compute.
+ * Applies the versioned SQL migrations in `migrations/` that the database has not seen yet, then
+ * the function files of db/functions that changed since they were last applied, all in one
+ * transaction (a failure leaves the database as it was), under MIGRATIONS_LOCK; then keys the
+ * advertiser names whose search keys are of another version (data/search-keys.ts), which SQL
+ * cannot compute.
  */
 export async function migrate(databaseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
-  // One connection: the session-level lock and postgres-shift's transaction share it.
+  // One connection: the session-level lock and the transaction share it.
   const sql = postgres(databaseUrl, {
     max: 1,
     fetch_types: false,
@@ -42,10 +44,26 @@ export async function migrate(databaseUrl: string, log: (line: string) => void =
   });
   try {
     await sql`SELECT pg_advisory_lock(${MIGRATIONS_LOCK})`;
-    await shift({
-      sql,
-      path: MIGRATIONS_DIR,
-      before: ({ migration_id, name }) => log(`Applying migration ${migration_id} (${name})`),
+    const shipped = shippedMigrations();
+    const gap = shipped.findIndex((migration, index) => migrationNumber(migration) !== index + 1);
+    if (gap >= 0) throw new Error(`The migrations are not numbered 1, 2, … without gaps at ${shipped[gap]}`);
+    await sql.begin(async (tx) => {
+      await tx`
+        CREATE TABLE IF NOT EXISTS ${tx(MIGRATIONS_TABLE)} (
+          migration_id serial PRIMARY KEY,
+          created_at   timestamp with time zone NOT NULL DEFAULT now(),
+          name         text
+        )`;
+      const [{ latest }] = await tx<{ latest: number }[]>`
+        SELECT coalesce(max(migration_id), 0)::integer AS latest FROM ${tx(MIGRATIONS_TABLE)}`;
+      for (const migration of shipped.filter((migration) => migrationNumber(migration) > latest)) {
+        const number = migrationNumber(migration);
+        const name = migration.slice(6).replace(/-/g, ' ');
+        log(`Applying migration ${number} (${name})`);
+        await tx.file(path.join(MIGRATIONS_DIR, migration, 'index.sql'));
+        await tx`INSERT INTO ${tx(MIGRATIONS_TABLE)} (migration_id, name) VALUES (${number}, ${name})`;
+      }
+      await applyFunctions(tx, log);
     });
     await rekeyNames(sql, log);
     await sql`SELECT pg_advisory_unlock(${MIGRATIONS_LOCK})`;
@@ -65,7 +83,7 @@ export function shippedMigrations(): string[] {
     .sort();
 }
 
-/** The number postgres-shift records for a shipped migration (`migration_id`). */
+/** The number recorded for a shipped migration (`migration_id`). */
 export function migrationNumber(migration: string): number {
   return Number.parseInt(migration.slice(0, 5), 10);
 }
