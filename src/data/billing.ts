@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 import { isUniqueViolation, MalformedResult } from './errors.ts';
+import { writeLedger } from './ledger-entries.ts';
 import type { RateWindow } from './rate-limit.ts';
 
 /** The caller behind a valid key: an active key of an enabled account. */
@@ -258,10 +259,20 @@ async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: stri
     ), settled AS (
       DELETE FROM undelivered_charges u USING charge WHERE u.charge_id = charge.id
     )
-    INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, refund_of)
-    SELECT charge.account_id, charge.key_id, 'refund', charge.credits, credited.balance, charge.endpoint, ${requestId},
-      charge.id
-    FROM charge, credited
+    ${writeLedger(
+      sql,
+      'refund',
+      {
+        account_id: sql`charge.account_id`,
+        key_id: sql`charge.key_id`,
+        amount: sql`charge.credits`,
+        balance_after: sql`credited.balance`,
+        endpoint: sql`charge.endpoint`,
+        request_id: requestId,
+        refund_of: sql`charge.id`,
+      },
+      sql`charge, credited`,
+    )}
     RETURNING amount, balance_after, endpoint
   `;
   return row ? { refunded: row.amount, balance: row.balance_after, endpoint: row.endpoint } : null;
