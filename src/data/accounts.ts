@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { generateApiKey } from '../contract/api-key.ts';
 import type { Sql } from './client.ts';
+import { writeLedger } from './ledger-entries.ts';
 
 /** The longest payment reference a purchase may carry. */
 export const MAX_PAYMENT_REFERENCE_LENGTH = 1024;
@@ -69,8 +70,12 @@ export async function createApiKey(
         WHERE id = ${accountId} AND NOT first_key_granted AND NOT ${test}
         RETURNING id, balance
       )
-      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after)
-      SELECT id, ${created.id}, 'grant', ${FIRST_KEY_GRANT}, balance FROM granted
+      ${writeLedger(
+        tx,
+        'grant',
+        { account_id: tx`id`, key_id: created.id, amount: FIRST_KEY_GRANT, balance_after: tx`balance` },
+        tx`granted`,
+      )}
       RETURNING balance_after AS balance`;
     const [{ balance }] = grant
       ? [grant]
@@ -144,8 +149,12 @@ export async function creditAccount(
       UPDATE accounts SET balance = balance + ${amount}, ${rearmed(tx, amount)}
       WHERE id = ${accountId} RETURNING id, balance
     )
-    INSERT INTO ledger (account_id, kind, amount, balance_after, payment_reference)
-    SELECT id, 'purchase', ${amount}, balance, ${paymentReference} FROM credited
+    ${writeLedger(
+      tx,
+      'purchase',
+      { account_id: tx`id`, amount, balance_after: tx`balance`, payment_reference: paymentReference },
+      tx`credited`,
+    )}
     RETURNING balance_after AS balance`;
   return { added: true, balance: row.balance };
 }

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 import { isUniqueViolation, MalformedResult } from './errors.ts';
+import { writeLedger } from './ledger-entries.ts';
 import type { RateWindow } from './rate-limit.ts';
 
 /** The caller behind a valid key: an active key of an enabled account. */
@@ -48,9 +49,8 @@ export interface DebitRequest {
 
 /**
  * Checks the keys and debits every call, in order, each with its own ledger row, in ONE statement
- * (`debit_credits`, migrations/00003_debit-credits, replaced by 00006_charge-once): one round trip
- * and one commit however many calls there are (00008_spending-controls adds the key's daily cap
- * and the low-balance alert to the same statement).
+ * (`debit_credits`, db/functions/debit_credits.sql): one round trip and one commit however many
+ * calls there are, the key's daily cap and the low-balance alert in the same statement.
  * The accounts charged are locked for the statement, so two calls never both pass on a balance
  * that covers one, and every call learns the exact balance its own charge left, or, when refused,
  * the exact balance that did not cover it. A price of 0 only reads the balance.
@@ -106,7 +106,7 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
   return results;
 }
 
-/** A call as `debit_credits` (migrations/00003_debit-credits … 00015_shared-limits) takes it. */
+/** A call as `debit_credits` (db/functions/debit_credits.sql) takes it. */
 function debitCall(call: DebitRequest) {
   const { keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox, rateLimit } = call;
   return {
@@ -259,10 +259,20 @@ async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: stri
     ), settled AS (
       DELETE FROM undelivered_charges u USING charge WHERE u.charge_id = charge.id
     )
-    INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, refund_of)
-    SELECT charge.account_id, charge.key_id, 'refund', charge.credits, credited.balance, charge.endpoint, ${requestId},
-      charge.id
-    FROM charge, credited
+    ${writeLedger(
+      sql,
+      'refund',
+      {
+        account_id: sql`charge.account_id`,
+        key_id: sql`charge.key_id`,
+        amount: sql`charge.credits`,
+        balance_after: sql`credited.balance`,
+        endpoint: sql`charge.endpoint`,
+        request_id: requestId,
+        refund_of: sql`charge.id`,
+      },
+      sql`charge, credited`,
+    )}
     RETURNING amount, balance_after, endpoint
   `;
   return row ? { refunded: row.amount, balance: row.balance_after, endpoint: row.endpoint } : null;

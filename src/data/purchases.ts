@@ -1,6 +1,7 @@
 import type { CreditPack } from '../config.ts';
 import { creditAccount } from './accounts.ts';
 import type { Sql } from './client.ts';
+import { writeLedger } from './ledger-entries.ts';
 
 /** Records a Checkout Session made for an account: what its payment will credit. */
 export async function recordCheckout(
@@ -144,9 +145,19 @@ export async function reversePayment(
       WITH taken AS (
         UPDATE accounts SET balance = balance - ${taken} WHERE id = ${purchase.account_id} RETURNING id, balance
       )
-      INSERT INTO ledger (account_id, kind, amount, balance_after, request_id, reversal_of, owed)
-      SELECT taken.id, 'reversal', ${-taken}, taken.balance, ${eventId}, p.id, ${more - taken}
-      FROM taken, ledger p WHERE p.payment_reference = ${purchase.payment_reference}
+      ${writeLedger(
+        tx,
+        'reversal',
+        {
+          account_id: tx`taken.id`,
+          amount: -taken,
+          balance_after: tx`taken.balance`,
+          request_id: eventId,
+          reversal_of: tx`p.id`,
+          owed: more - taken,
+        },
+        tx`taken, ledger p WHERE p.payment_reference = ${purchase.payment_reference}`,
+      )}
       RETURNING balance_after AS balance`;
     return {
       outcome: 'reversed',

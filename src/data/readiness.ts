@@ -4,7 +4,7 @@ import { MIGRATIONS_TABLE, migrationNumber } from './migrate.ts';
 
 /**
  * The shipped migrations (folder names, see shippedMigrations) the database has not applied, by
- * the number postgres-shift records for each; all of them when it has no migrations table.
+ * the number recorded for each; all of them when it has no migrations table.
  */
 export async function missingMigrations(sql: Sql, shipped: readonly string[]): Promise<string[]> {
   try {

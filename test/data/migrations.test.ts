@@ -33,7 +33,7 @@ async function schemaOf(sql: postgres.Sql) {
   const columns = await sql`
     SELECT table_name, column_name, data_type, is_nullable, column_default, collation_name
     FROM information_schema.columns
-    WHERE table_schema = 'public' AND table_name NOT IN ('migrations', 'schema_migrations')
+    WHERE table_schema = 'public' AND table_name <> 'migrations'
     ORDER BY table_name, column_name`;
   const functions = await sql`
     SELECT p.proname, pg_get_functiondef(p.oid) AS definition
@@ -41,7 +41,7 @@ async function schemaOf(sql: postgres.Sql) {
     WHERE n.nspname = 'public' ORDER BY p.proname`;
   const indexes = await sql`
     SELECT indexname, indexdef FROM pg_indexes
-    WHERE schemaname = 'public' AND tablename NOT IN ('migrations', 'schema_migrations')
+    WHERE schemaname = 'public' AND tablename <> 'migrations'
     ORDER BY indexname`;
   return { columns: [...columns], functions: [...functions], indexes: [...indexes] };
 }
@@ -83,88 +83,6 @@ describe('migrations', () => {
       })),
     );
     expect(await missingMigrations(db.sql, shippedMigrations())).toEqual([]);
-    const [{ legacy }] = await db.sql`SELECT to_regclass('schema_migrations') AS legacy`;
-    expect(legacy).toBeNull();
-  });
-
-  it(
-    'adopts a database migrated by node-pg-migrate: ' + 'applies only the newer migrations, keeps the history',
-    async () => {
-      const old = await emptyDatabase();
-      try {
-        const shipped = shippedMigrations();
-        const before = shipped.filter((migration) => migrationNumber(migration) <= 5);
-        // What node-pg-migrate 9 left: its table, the SQL of 0001..0005, one row per file name.
-        await old.sql.begin(async (tx) => {
-          await tx`CREATE TABLE schema_migrations (id SERIAL PRIMARY KEY, name varchar(255) NOT NULL,
-          run_on timestamp NOT NULL)`;
-          for (const migration of before) {
-            await tx.file(path.join(projectRoot, 'migrations', migration, 'index.sql'));
-            const oldName = `${migration.slice(1, 5)}_${migration.slice(6)}`;
-            await tx`INSERT INTO schema_migrations (name, run_on)
-            VALUES (${oldName}, '2026-01-02 03:04:05'::timestamp + ${migrationNumber(migration)} * interval
-              '1 minute')`;
-          }
-        });
-        expect((await old.sql`SELECT name FROM schema_migrations ORDER BY id`).map((row) => row.name)).toEqual([
-          '0001_accounts-keys-ledger',
-          '0002_observations',
-          '0003_debit-credits',
-          '0004_drop-creative-sets',
-          '0005_idempotency-keys',
-        ]);
-        expect(await missingMigrations(old.sql, shipped)).toEqual(shipped);
-
-        const log: string[] = [];
-        await migrate(old.url, (line) => log.push(line));
-
-        expect(log.filter((line) => line.startsWith('Applying migration'))).toEqual(
-          shipped
-            .filter((migration) => migrationNumber(migration) > 5)
-            .map(
-              (migration) =>
-                `Applying migration ${migrationNumber(migration)} (${migration.slice(6).replace(/-/g, ' ')})`,
-            ),
-        );
-        expect(log.filter((line) => line.startsWith('Adopted'))).toEqual([
-          'Adopted 5 migrations applied by node-pg-migrate (schema_migrations)',
-        ]);
-        const rows = await old.sql<{ migration_id: number; name: string; created_at: Date }[]>`
-        SELECT migration_id, name, created_at FROM migrations ORDER BY migration_id`;
-        expect(rows.map((row) => row.migration_id)).toEqual(shipped.map(migrationNumber));
-        // The adopted rows keep node-pg-migrate's run_on; the newer ones were just applied.
-        const [{ adoptedOn }] = await old.sql`SELECT '2026-01-02 03:05:05'::timestamp::timestamptz AS "adoptedOn"`;
-        expect(rows[0].created_at).toEqual(adoptedOn);
-        expect(rows[5].created_at.getTime()).toBeGreaterThan(Date.now() - 60_000);
-        expect(await missingMigrations(old.sql, shipped)).toEqual([]);
-        // Every table, column, index and function, as on a database migrated from scratch.
-        expect(await schemaOf(old.sql)).toEqual(await schemaOf(db.sql));
-        // node-pg-migrate's table is left as it was.
-        expect(await old.sql`SELECT count(*)::int AS n FROM schema_migrations`).toEqual([{ n: 5 }]);
-
-        // Once adopted, a second run has nothing to do.
-        const again: string[] = [];
-        await migrate(old.url, (line) => again.push(line));
-        expect(again).toEqual([]);
-      } finally {
-        await old.drop();
-      }
-    },
-  );
-
-  it('refuses to adopt a node-pg-migrate history naming a migration this release does not ship', async () => {
-    const old = await emptyDatabase();
-    try {
-      await old.sql`CREATE TABLE schema_migrations (id SERIAL PRIMARY KEY, name varchar(255) NOT NULL,
-        run_on timestamp NOT NULL)`;
-      await old.sql`INSERT INTO schema_migrations (name, run_on) VALUES ('0001_something-else', now())`;
-      await expect(migrate(old.url)).rejects.toThrow(/schema_migrations records the migration 0001_something-else/);
-      const [{ current, accounts }] =
-        await old.sql`SELECT to_regclass('migrations') AS current, to_regclass('accounts') AS accounts`;
-      expect({ current, accounts }).toEqual({ current: null, accounts: null });
-    } finally {
-      await old.drop();
-    }
   });
 
   it('concurrent starts on one empty database apply each migration once, and all succeed', async () => {
