@@ -13,13 +13,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../src/config.ts';
 import { startEmbeddedPostgres } from '../src/data/embedded.ts';
 import { migrate } from '../src/data/migrate.ts';
+import { freePort } from './contract/database.ts';
 
 export const SCHEMA_FILE = path.join(projectRoot, 'db', 'schema.sql');
 
@@ -50,17 +50,6 @@ export function normalizeDump(dump: string): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Migrates a new database on a temporary embedded server and returns its dump. */
