@@ -5,7 +5,7 @@ import type { Sql } from '../../src/data/client.ts';
 /** The run the tests' own debits belong to: never registered, so no recovery pass ends it. */
 export const TEST_RUN_ID = '00000000-0000-4000-8000-000000000000';
 
-/** A call as the billing middleware sends it, with the ids the service would make. */
+/** A call as the billing edge (http/billing.ts) sends it, with the ids the service would make. */
 export function debitRequest(request: Omit<DebitRequest, 'callId' | 'runId'> & Partial<DebitRequest>): DebitRequest {
   return { callId: randomUUID(), runId: TEST_RUN_ID, ...request };
 }
