@@ -32,6 +32,40 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 
 --
+-- Name: advertiser_name_tokens_follow_names(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.advertiser_name_tokens_follow_names() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    DELETE FROM advertiser_name_tokens p
+     USING old_names o CROSS JOIN LATERAL unnest(o.search_tokens) t(token)
+     WHERE p.token = t.token AND p.name = o.name;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO advertiser_name_tokens (token, name)
+      SELECT DISTINCT t.token, n.name
+        FROM new_names n CROSS JOIN LATERAL unnest(n.search_tokens) t(token)
+      ON CONFLICT DO NOTHING;
+    WITH added AS (
+      INSERT INTO name_words (word)
+        SELECT DISTINCT t.token
+          FROM new_names n CROSS JOIN LATERAL unnest(n.search_tokens) t(token)
+         WHERE left(t.token, 1) <> '~'
+         ORDER BY 1
+      ON CONFLICT DO NOTHING
+      RETURNING word
+    )
+    INSERT INTO name_word_variants (variant, word)
+      SELECT v.variant, a.word FROM added a CROSS JOIN LATERAL word_variants(a.word) v(variant)
+    ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
 -- Name: advertiser_names_follow_rename(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -242,41 +276,52 @@ CREATE FUNCTION public.rate_limit_standing(p_key_hash bytea) RETURNS TABLE(used 
 $$;
 
 --
--- Name: similar_advertiser_names(text, text, integer); Type: FUNCTION; Schema: public; Owner: -
+-- Name: similar_advertiser_names(text, integer[], text[], text[], integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.similar_advertiser_names(q text, g text, n integer) RETURNS TABLE(name text, score real)
-    LANGUAGE plpgsql
+CREATE FUNCTION public.similar_advertiser_names(q text, g integer[], words text[], tokens text[], n integer) RETURNS TABLE(name text, score real)
+    LANGUAGE sql STABLE ROWS 10
     AS $$
-#variable_conflict use_column
-DECLARE
-  v_threshold real;
-  v_below real := 2;
-  v_found integer := 0;
-  v_rows integer;
-  v_default text := coalesce(current_setting('pg_trgm.similarity_threshold', true), '0.3');
-BEGIN
-  -- pg_trgm loaded before its setting is set: set before the module is loaded, the setting is
-  -- left empty when the transaction ends, and the session's next load of the module then fails.
-  PERFORM similarity('', '');
-  FOREACH v_threshold IN ARRAY ARRAY[0.6, 0.45, 0.3]::real[] LOOP
-    PERFORM set_config('pg_trgm.similarity_threshold', (v_threshold - 0.001)::text, true);
-    RETURN QUERY
-      SELECT a.name, s.score
-        FROM advertiser_names a
-        CROSS JOIN LATERAL (
-          SELECT greatest(similarity(a.search_key, q), coalesce(similarity(a.search_grams, g), 0)) AS score
-        ) s
-       WHERE (a.search_key % q OR a.search_grams % g) AND s.score >= v_threshold AND s.score < v_below
-       ORDER BY s.score DESC, a.search_key, a.name
-       LIMIT n - v_found;
-    GET DIAGNOSTICS v_rows = ROW_COUNT;
-    v_found := v_found + v_rows;
-    EXIT WHEN v_found >= n;
-    v_below := v_threshold;
-  END LOOP;
-  PERFORM set_config('pg_trgm.similarity_threshold', v_default, true);
-END $$;
+  WITH matched AS (
+    SELECT v.word AS token
+      FROM name_word_variants v
+     WHERE v.variant IN (SELECT word_variants(w) FROM unnest(words) w)
+    UNION
+    SELECT t FROM unnest(tokens) t
+  ),
+  counted AS (
+    SELECT m.token,
+           (SELECT count(*) FROM (SELECT FROM advertiser_name_tokens p WHERE p.token = m.token LIMIT 1001) c) AS names
+      FROM matched m
+  ),
+  chosen AS (
+    SELECT token
+      FROM (SELECT token,
+                   sum(names) OVER (ORDER BY names, token) AS upto,
+                   row_number() OVER (ORDER BY names, token) AS nth
+              FROM counted
+             WHERE names > 0) c
+     WHERE upto <= 1000 OR nth = 1
+  ),
+  candidates AS (
+    SELECT DISTINCT p.name
+      FROM chosen c
+      CROSS JOIN LATERAL (SELECT p.name FROM advertiser_name_tokens p WHERE p.token = c.token LIMIT 1000) p
+  )
+  SELECT a.name, s.score
+    FROM candidates c
+    JOIN advertiser_names a ON a.name = c.name
+    CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (g)) common
+    CROSS JOIN LATERAL (
+      SELECT greatest(
+               similarity(a.search_key, q),
+               common.shared::real / (cardinality(a.search_grams) + cardinality(g) - common.shared)::real
+             ) AS score
+    ) s
+   WHERE s.score >= 0.3::real
+   ORDER BY s.score DESC, a.search_key, a.name
+   LIMIT n
+$$;
 
 --
 -- Name: similar_landing_domains(text, integer); Type: FUNCTION; Schema: public; Owner: -
@@ -345,6 +390,20 @@ CREATE FUNCTION public.take_rate_limit(p_key_id bigint, p_window_seconds integer
       window_ends_at = CASE WHEN w.window_ends_at <= clock_timestamp() THEN excluded.window_ends_at
                             ELSE w.window_ends_at END
   RETURNING w.used, ceil(extract(epoch FROM w.window_ends_at - clock_timestamp()) * 1000)::integer
+$$;
+
+--
+-- Name: word_variants(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.word_variants(word text) RETURNS SETOF text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  SELECT word
+  UNION
+  SELECT overlay(word PLACING '' FROM i FOR 1)
+    FROM generate_series(1, length(word)) i
+   WHERE length(word) BETWEEN 2 AND 32
 $$;
 
 SET default_table_access_method = heap;
@@ -441,6 +500,15 @@ ALTER TABLE public.accounts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 );
 
 --
+-- Name: advertiser_name_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.advertiser_name_tokens (
+    token text NOT NULL COLLATE pg_catalog."C",
+    name text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
 -- Name: advertiser_names; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -448,7 +516,8 @@ CREATE TABLE public.advertiser_names (
     name text NOT NULL COLLATE pg_catalog."C",
     search_key text COLLATE pg_catalog."C",
     key_version smallint,
-    search_grams text COLLATE pg_catalog."C",
+    search_grams integer[],
+    search_tokens text[] COLLATE pg_catalog."C",
     CONSTRAINT advertiser_names_check CHECK (((search_key IS NULL) = (key_version IS NULL)))
 );
 
@@ -870,6 +939,23 @@ CREATE SEQUENCE public.migrations_migration_id_seq
 ALTER SEQUENCE public.migrations_migration_id_seq OWNED BY public.migrations.migration_id;
 
 --
+-- Name: name_word_variants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.name_word_variants (
+    variant text NOT NULL COLLATE pg_catalog."C",
+    word text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
+-- Name: name_words; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.name_words (
+    word text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
 -- Name: new_key_flashes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -943,6 +1029,15 @@ CREATE TABLE public.undelivered_charges (
 );
 
 --
+-- Name: advertiser_name_tokens; Type: TABLE; Schema: sandbox; Owner: -
+--
+
+CREATE TABLE sandbox.advertiser_name_tokens (
+    token text NOT NULL COLLATE pg_catalog."C",
+    name text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
 -- Name: advertiser_names; Type: TABLE; Schema: sandbox; Owner: -
 --
 
@@ -950,7 +1045,8 @@ CREATE TABLE sandbox.advertiser_names (
     name text NOT NULL COLLATE pg_catalog."C",
     search_key text COLLATE pg_catalog."C",
     key_version smallint,
-    search_grams text COLLATE pg_catalog."C",
+    search_grams integer[],
+    search_tokens text[] COLLATE pg_catalog."C",
     CONSTRAINT advertiser_names_check CHECK (((search_key IS NULL) = (key_version IS NULL)))
 );
 
@@ -1048,6 +1144,23 @@ CREATE TABLE sandbox.landing_domain_stems (
 );
 
 --
+-- Name: name_word_variants; Type: TABLE; Schema: sandbox; Owner: -
+--
+
+CREATE TABLE sandbox.name_word_variants (
+    variant text NOT NULL COLLATE pg_catalog."C",
+    word text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
+-- Name: name_words; Type: TABLE; Schema: sandbox; Owner: -
+--
+
+CREATE TABLE sandbox.name_words (
+    word text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
 -- Name: observations; Type: TABLE; Schema: sandbox; Owner: -
 --
 
@@ -1109,6 +1222,13 @@ ALTER TABLE ONLY public.account_tokens
 
 ALTER TABLE ONLY public.accounts
     ADD CONSTRAINT accounts_pkey PRIMARY KEY (id);
+
+--
+-- Name: advertiser_name_tokens advertiser_name_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.advertiser_name_tokens
+    ADD CONSTRAINT advertiser_name_tokens_pkey PRIMARY KEY (token, name);
 
 --
 -- Name: advertiser_names advertiser_names_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1300,6 +1420,20 @@ ALTER TABLE ONLY public.migrations
     ADD CONSTRAINT migrations_pkey PRIMARY KEY (migration_id);
 
 --
+-- Name: name_word_variants name_word_variants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.name_word_variants
+    ADD CONSTRAINT name_word_variants_pkey PRIMARY KEY (variant, word);
+
+--
+-- Name: name_words name_words_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.name_words
+    ADD CONSTRAINT name_words_pkey PRIMARY KEY (word);
+
+--
 -- Name: new_key_flashes new_key_flashes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1347,6 +1481,13 @@ ALTER TABLE ONLY public.undelivered_charges
 
 ALTER TABLE ONLY public.undelivered_charges
     ADD CONSTRAINT undelivered_charges_pkey PRIMARY KEY (charge_id);
+
+--
+-- Name: advertiser_name_tokens advertiser_name_tokens_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
+--
+
+ALTER TABLE ONLY sandbox.advertiser_name_tokens
+    ADD CONSTRAINT advertiser_name_tokens_pkey PRIMARY KEY (token, name);
 
 --
 -- Name: advertiser_names advertiser_names_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
@@ -1412,6 +1553,20 @@ ALTER TABLE ONLY sandbox.landing_domain_stems
     ADD CONSTRAINT landing_domain_stems_pkey PRIMARY KEY (stem);
 
 --
+-- Name: name_word_variants name_word_variants_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
+--
+
+ALTER TABLE ONLY sandbox.name_word_variants
+    ADD CONSTRAINT name_word_variants_pkey PRIMARY KEY (variant, word);
+
+--
+-- Name: name_words name_words_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
+--
+
+ALTER TABLE ONLY sandbox.name_words
+    ADD CONSTRAINT name_words_pkey PRIMARY KEY (word);
+
+--
 -- Name: observations observations_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
 --
 
@@ -1431,12 +1586,6 @@ CREATE INDEX account_sessions_by_account ON public.account_sessions USING btree 
 CREATE INDEX account_tokens_by_account ON public.account_tokens USING btree (account_id, purpose) WHERE (used_at IS NULL);
 
 --
--- Name: advertiser_names_by_grams; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX advertiser_names_by_grams ON public.advertiser_names USING gin (search_grams public.gin_trgm_ops) WITH (gin_pending_list_limit='256') WHERE (search_grams IS NOT NULL);
-
---
 -- Name: advertiser_names_by_key_version; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1447,12 +1596,6 @@ CREATE INDEX advertiser_names_by_key_version ON public.advertiser_names USING bt
 --
 
 CREATE INDEX advertiser_names_by_search_key ON public.advertiser_names USING btree (search_key, name);
-
---
--- Name: advertiser_names_by_trigrams; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX advertiser_names_by_trigrams ON public.advertiser_names USING gin (search_key public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
 
 --
 -- Name: alert_deliveries_by_account; Type: INDEX; Schema: public; Owner: -
@@ -1551,12 +1694,6 @@ CREATE INDEX ledger_reversals ON public.ledger USING btree (reversal_of) WHERE (
 CREATE INDEX new_key_flashes_by_expiry ON public.new_key_flashes USING btree (expires_at);
 
 --
--- Name: advertiser_names_by_grams; Type: INDEX; Schema: sandbox; Owner: -
---
-
-CREATE INDEX advertiser_names_by_grams ON sandbox.advertiser_names USING gin (search_grams public.gin_trgm_ops) WITH (gin_pending_list_limit='256') WHERE (search_grams IS NOT NULL);
-
---
 -- Name: advertiser_names_by_key_version; Type: INDEX; Schema: sandbox; Owner: -
 --
 
@@ -1567,12 +1704,6 @@ CREATE INDEX advertiser_names_by_key_version ON sandbox.advertiser_names USING b
 --
 
 CREATE INDEX advertiser_names_by_search_key ON sandbox.advertiser_names USING btree (search_key, name);
-
---
--- Name: advertiser_names_by_trigrams; Type: INDEX; Schema: sandbox; Owner: -
---
-
-CREATE INDEX advertiser_names_by_trigrams ON sandbox.advertiser_names USING gin (search_key public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
 
 --
 -- Name: identifier_domains_landing_domain_creatives_last_seen_adver_idx; Type: INDEX; Schema: sandbox; Owner: -
@@ -1599,6 +1730,24 @@ CREATE INDEX landing_domain_stats_by_stem ON sandbox.landing_domain_stats USING 
 CREATE INDEX landing_domain_stems_by_trigrams ON sandbox.landing_domain_stems USING gin (stem public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
 
 --
+-- Name: advertiser_names advertiser_name_tokens_on_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_delete AFTER DELETE ON public.advertiser_names REFERENCING OLD TABLE AS old_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
+
+--
+-- Name: advertiser_names advertiser_name_tokens_on_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_insert AFTER INSERT ON public.advertiser_names REFERENCING NEW TABLE AS new_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
+
+--
+-- Name: advertiser_names advertiser_name_tokens_on_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_update AFTER UPDATE ON public.advertiser_names REFERENCING OLD TABLE AS old_names NEW TABLE AS new_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
+
+--
 -- Name: identifiers advertiser_names_on_rename; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1609,6 +1758,24 @@ CREATE TRIGGER advertiser_names_on_rename AFTER UPDATE OF name ON public.identif
 --
 
 CREATE TRIGGER landing_domain_stems_on_insert AFTER INSERT ON public.landing_domain_stats REFERENCING NEW TABLE AS new_domains FOR EACH STATEMENT EXECUTE FUNCTION public.landing_domain_stems_follow_domains();
+
+--
+-- Name: advertiser_names advertiser_name_tokens_on_delete; Type: TRIGGER; Schema: sandbox; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_delete AFTER DELETE ON sandbox.advertiser_names REFERENCING OLD TABLE AS old_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
+
+--
+-- Name: advertiser_names advertiser_name_tokens_on_insert; Type: TRIGGER; Schema: sandbox; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_insert AFTER INSERT ON sandbox.advertiser_names REFERENCING NEW TABLE AS new_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
+
+--
+-- Name: advertiser_names advertiser_name_tokens_on_update; Type: TRIGGER; Schema: sandbox; Owner: -
+--
+
+CREATE TRIGGER advertiser_name_tokens_on_update AFTER UPDATE ON sandbox.advertiser_names REFERENCING OLD TABLE AS old_names NEW TABLE AS new_names FOR EACH STATEMENT EXECUTE FUNCTION public.advertiser_name_tokens_follow_names();
 
 --
 -- Name: identifiers advertiser_names_on_rename; Type: TRIGGER; Schema: sandbox; Owner: -

@@ -102,10 +102,10 @@ export async function writeEndStateFloor(
   // The names' search keys are computed in TypeScript (migrations/00025_search-keys-stored).
   const names = await sql<{ name: string }[]>`SELECT DISTINCT name FROM identifiers`;
   await sql`
-    INSERT INTO advertiser_names (name, search_key, search_grams, key_version)
-    SELECT name, search_key, search_grams, ${SEARCH_KEY_VERSION}
+    INSERT INTO advertiser_names (name, search_key, search_grams, search_tokens, key_version)
+    SELECT name, search_key, search_grams, search_tokens, ${SEARCH_KEY_VERSION}
     FROM json_to_recordset(${keyedNames(names.map((row) => row.name))}::text::json)
-      AS k(name text, search_key text, search_grams text)
+      AS k(name text, search_key text, search_grams integer[], search_tokens text[])
     ORDER BY search_key, name`;
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuOf(pid);

@@ -5,15 +5,18 @@
  * Hebrew, Indic, Thai, Hangul, kana, Han) gets its own; and one edit changes three of the few
  * trigrams of a short word (`harirs` and `harris` are 0.27 similar, under the 0.3 floor), so a key
  * of at most SHORT_KEY characters gets them too (0.56 for those two): the bigrams of each of its
- * words, with the word's start and end marked, each written as a word of seven ASCII letters and
- * digits (a 32-bit hash). pg_trgm's similarity of two such texts follows the share of bigrams the
- * keys have in common, for scripts that put no spaces between words as for the others, and its GIN
- * index finds them. Part of the search key's version (SEARCH_KEY_VERSION): stored beside the key,
- * computed once.
+ * words, with the word's start and end marked, each a 32-bit hash. Two keys' n-grams are as
+ * similar as the share of them they have in common (shared over all, as pg_trgm counts trigrams),
+ * for scripts that put no spaces between words as for the others. Each Han character counts once
+ * more alone: a Han name is a few characters, and two of them swapped (`围集绕团` for `围绕集团`)
+ * leave it none of its pairs. Part of the search key's version (SEARCH_KEY_VERSION): stored
+ * beside the key, computed once.
  */
 
 /** Where a search key splits into words: white space, punctuation and symbols. */
 const WORD_BREAK = /[\s\p{P}\p{S}]+/u;
+
+const HAN = /\p{Script=Han}/u;
 
 /** Only ASCII: the key itself is compared by pg_trgm, and there are no n-grams, unless it is short. */
 const NOT_ASCII = /[^\p{ASCII}]/u;
@@ -21,14 +24,14 @@ const NOT_ASCII = /[^\p{ASCII}]/u;
 /** The longest key, in code points, that is compared by its n-grams even in ASCII. */
 export const SHORT_KEY = 8;
 
-/** FNV-1a over the UTF-16 units of `text`, as seven base-36 digits. */
-function hashWord(text: string): string {
+/** FNV-1a over the UTF-16 units of `text`, as a signed 32-bit integer (PostgreSQL's `integer`). */
+function hashGram(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
     hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+    hash = Math.imul(hash, 0x01000193);
   }
-  return hash.toString(36).padStart(7, '0');
+  return hash | 0;
 }
 
 /**
@@ -39,14 +42,15 @@ export function hasTrigrams(key: string): boolean {
   return !NOT_ASCII.test(key);
 }
 
-/** The n-gram text of a search key, or null when the key is ASCII only and longer than SHORT_KEY. */
-export function searchGrams(key: string): string | null {
+/** The distinct n-grams of a search key, or null when the key is ASCII only and longer than SHORT_KEY. */
+export function searchGrams(key: string): number[] | null {
   if (hasTrigrams(key) && Array.from(key).length > SHORT_KEY) return null;
-  const grams = new Set<string>();
+  const grams = new Set<number>();
   for (const word of key.split(WORD_BREAK)) {
     if (word === '') continue;
     const letters = ['\u0002', ...word, '\u0003'];
-    for (let i = 0; i + 1 < letters.length; i += 1) grams.add(hashWord(letters[i] + letters[i + 1]));
+    for (let i = 0; i + 1 < letters.length; i += 1) grams.add(hashGram(letters[i] + letters[i + 1]));
+    for (const letter of word) if (HAN.test(letter)) grams.add(hashGram(letter));
   }
-  return grams.size === 0 ? null : [...grams].join(' ');
+  return grams.size === 0 ? null : [...grams];
 }

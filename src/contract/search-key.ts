@@ -24,12 +24,13 @@
  *    removed; runs of white space made one space, and none at either end.
  *
  * Version 2 stores the key's n-grams beside it (search-grams.ts); version 3 gives short ASCII keys
- * n-grams too.
+ * n-grams too; version 4 stores the key's tokens (search-tokens.ts) and counts Han characters
+ * alone among the n-grams.
  *
  * Traditional and simplified Chinese characters, hiragana and katakana, or Arabic `ة` and `ه`
  * are different letters for Unicode: they stay apart here, and meet as similar names.
  */
-export const SEARCH_KEY_VERSION = 3;
+export const SEARCH_KEY_VERSION = 4;
 
 /** Letters with a stroke, ligatures and the like, which have no decomposition, as a reader folds them. */
 export const LETTER_FOLDS: Readonly<Record<string, string>> = {

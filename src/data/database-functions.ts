@@ -26,7 +26,8 @@ export function shippedFunctions(): string[] {
 /**
  * Applies the function files whose checksum differs from the one recorded, in file-name order,
  * in the caller's transaction (after the versioned migrations, under their lock). Each file
- * stands alone: PL/pgSQL bodies are checked when called, SQL bodies name tables only.
+ * stands alone: bodies are checked when called, not when created (as a restore of pg_dump does), so
+ * a function may call one whose file comes later.
  *
  * A function's signature may change from one version of its file to the next (its arguments or
  * its result): every function of the file's name is dropped first, so none of an older signature
@@ -42,6 +43,7 @@ export async function applyFunctions(tx: postgres.TransactionSql, log: (line: st
       checksum   text NOT NULL,
       applied_at timestamp with time zone NOT NULL DEFAULT now()
     )`;
+  await tx`SET LOCAL check_function_bodies = off`;
   const recorded = new Map(
     (await tx<{ file: string; checksum: string }[]>`SELECT file, checksum FROM ${tx(FUNCTIONS_TABLE)}`).map((row) => [
       row.file,

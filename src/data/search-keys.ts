@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { searchGrams } from '../contract/search-grams.ts';
 import { SEARCH_KEY_VERSION, searchKey } from '../contract/search-key.ts';
+import { nameTokens } from '../contract/search-tokens.ts';
 
 /**
  * The stored search keys of advertiser names (migrations/00025_search-keys-stored): computed in
@@ -15,14 +16,14 @@ const NAME_SCHEMAS = ['public', 'sandbox'] as const;
 const REKEY_CHUNK = 10_000;
 
 /**
- * `names` with their keys and n-grams, as one JSON parameter for
- * `json_to_recordset(…) AS k(name text, search_key text, search_grams text)`.
+ * `names` with their keys, n-grams and tokens, as one JSON parameter for
+ * `json_to_recordset(…) AS k(name text, search_key text, search_grams integer[], search_tokens text[])`.
  */
 export function keyedNames(names: readonly string[]): string {
   return JSON.stringify(
     names.map((name) => {
       const key = searchKey(name);
-      return { name, search_key: key, search_grams: searchGrams(key) };
+      return { name, search_key: key, search_grams: searchGrams(key), search_tokens: nameTokens(key) };
     }),
   );
 }
@@ -47,8 +48,10 @@ export async function rekeyNames(sql: postgres.Sql, log: (line: string) => void 
       const keyed = keyedNames(stale.map((row) => row.name));
       await sql`
         UPDATE ${table} a
-           SET search_key = k.search_key, search_grams = k.search_grams, key_version = ${SEARCH_KEY_VERSION}
-          FROM json_to_recordset(${keyed}::text::json) AS k(name text, search_key text, search_grams text)
+           SET search_key = k.search_key, search_grams = k.search_grams, search_tokens = k.search_tokens,
+               key_version = ${SEARCH_KEY_VERSION}
+          FROM json_to_recordset(${keyed}::text::json)
+               AS k(name text, search_key text, search_grams integer[], search_tokens text[])
          WHERE a.name = k.name COLLATE "C"`;
       total += stale.length;
     }

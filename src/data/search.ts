@@ -2,14 +2,16 @@ import type { components } from '../../generated/api-types.ts';
 import { maxItemsOf } from '../contract/response-schemas.ts';
 import { hasTrigrams, searchGrams } from '../contract/search-grams.ts';
 import { searchKey } from '../contract/search-key.ts';
+import { queryTokens } from '../contract/search-tokens.ts';
 import type { Sql } from './client.ts';
 import { isStorable } from './lookups.ts';
 
 /**
  * The advertiser search and the "did you mean" suggestions (docs/product-rules.md §15): equal keys
  * and prefixes over the stored search keys of migrations/00025_search-keys-stored (the key of q
- * computed as ingest computed the names'), similar names and domains
- * through the functions of migrations/00014_similar-names-and-domains. Each branch stops after
+ * computed as ingest computed the names'), similar names through their tokens
+ * (db/functions/similar_advertiser_names.sql) and similar domains (db/functions/similar_landing_domains.sql).
+ * Each branch stops after
  * `limit + 1` names, so the work follows the answer, not the number of identifiers.
  */
 
@@ -41,6 +43,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
   const exact = isStorable(q) ? q : null;
   const key = searchKey(q.replaceAll('\u0000', ''));
   const grams = searchGrams(key);
+  const { words, tokens } = queryTokens(key);
   // Outside ASCII only the n-grams compare: the key gives pg_trgm nothing to look up.
   const trigramKey = hasTrigrams(key) ? key : null;
   // A q of marks or invisible characters only has an empty key, which would be a prefix of all.
@@ -72,7 +75,9 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
       -- It asks for as many more names as the prefix branch found, which may be among them.
       SELECT name, 3, score
         FROM similar_advertiser_names(
-               ${trigramKey}::text, ${grams}::text, ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
+               ${trigramKey}::text, ${grams === null ? null : `{${grams.join(',')}}`}::integer[],
+               string_to_array(${words.join(' ')}::text, ' '), string_to_array(${tokens.join(' ')}::text, ' '),
+               ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
        WHERE ${keyed} AND (SELECT count(*) FROM prefixed) <= ${limit}
     ),
     best AS (

@@ -117,7 +117,8 @@ function observationsKind(today: string): IngestKind {
       ingest_name_keys: `
         name         text COLLATE "C" NOT NULL,
         search_key   text COLLATE "C" NOT NULL,
-        search_grams text COLLATE "C"`,
+        search_grams integer[],
+        search_tokens text[]`,
     },
     columns: [
       'pos',
@@ -462,12 +463,13 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
 function addNames(connection: Connection, names: string[]): postgres.PendingQuery<postgres.Row[]>[] {
   return [
     connection`
-      INSERT INTO ingest_name_keys (name, search_key, search_grams)
-      SELECT name, search_key, search_grams
-      FROM json_to_recordset(${keyedNames(names)}::text::json) AS k(name text, search_key text, search_grams text)`,
+      INSERT INTO ingest_name_keys (name, search_key, search_grams, search_tokens)
+      SELECT name, search_key, search_grams, search_tokens
+      FROM json_to_recordset(${keyedNames(names)}::text::json)
+           AS k(name text, search_key text, search_grams integer[], search_tokens text[])`,
     connection`
-      INSERT INTO advertiser_names (name, search_key, search_grams, key_version)
-      SELECT k.name, k.search_key, k.search_grams, ${SEARCH_KEY_VERSION}
+      INSERT INTO advertiser_names (name, search_key, search_grams, search_tokens, key_version)
+      SELECT k.name, k.search_key, k.search_grams, k.search_tokens, ${SEARCH_KEY_VERSION}
       FROM ingest_name_keys k
       LEFT JOIN LATERAL (SELECT true AS carried FROM identifiers i WHERE i.name = k.name LIMIT 1) i ON true
       WHERE i.carried

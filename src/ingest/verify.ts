@@ -1,5 +1,6 @@
 import { searchGrams } from '../contract/search-grams.ts';
 import { SEARCH_KEY_VERSION, searchKey } from '../contract/search-key.ts';
+import { nameTokens } from '../contract/search-tokens.ts';
 import type { Sql } from '../data/client.ts';
 
 /**
@@ -49,6 +50,11 @@ const CHECKS: Record<string, { stored: string; derived: string }> = {
               FROM (SELECT DISTINCT ON (advertiser_id) advertiser_name
                     FROM observations ORDER BY advertiser_id, seen_on DESC, ingest_seq DESC) latest`,
   },
+  // Kept by triggers from the names' stored tokens (db/functions/advertiser_name_tokens_follow_names.sql).
+  advertiser_name_tokens: {
+    stored: 'SELECT token, name FROM advertiser_name_tokens',
+    derived: 'SELECT DISTINCT t, name FROM advertiser_names CROSS JOIN LATERAL unnest(search_tokens) t',
+  },
   landing_domain_stems: {
     stored: 'SELECT stem FROM landing_domain_stems',
     derived: `SELECT DISTINCT split_part(landing_domain, '.', 1) FROM observations`,
@@ -78,16 +84,32 @@ export async function checkAggregates(sql: Sql): Promise<string[]> {
   return problems;
 }
 
-/** Names whose stored search key or n-grams are not those this version computes, or of another version. */
+const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** Names whose stored search key, n-grams or tokens are not those this version computes, or of another version. */
 async function checkSearchKeys(sql: Sql): Promise<number> {
   let wrong = 0;
   const names = sql<
-    { name: string; search_key: string | null; search_grams: string | null; key_version: number | null }[]
-  >`SELECT name, search_key, search_grams, key_version FROM advertiser_names`;
+    {
+      name: string;
+      search_key: string | null;
+      search_grams: string | null;
+      search_tokens: string | null;
+      key_version: number | null;
+    }[]
+  >`SELECT name, search_key, array_to_json(search_grams)::text AS search_grams,
+           array_to_json(search_tokens)::text AS search_tokens, key_version
+      FROM advertiser_names`;
   for await (const rows of names.cursor(10_000)) {
-    for (const { name, search_key, search_grams, key_version } of rows) {
+    for (const { name, search_key, search_grams, search_tokens, key_version } of rows) {
       const key = searchKey(name);
-      if (key_version !== SEARCH_KEY_VERSION || search_key !== key || search_grams !== searchGrams(key)) wrong += 1;
+      if (
+        key_version !== SEARCH_KEY_VERSION ||
+        search_key !== key ||
+        search_grams !== jsonOrNull(searchGrams(key)) ||
+        search_tokens !== JSON.stringify(nameTokens(key))
+      )
+        wrong += 1;
     }
   }
   return wrong;

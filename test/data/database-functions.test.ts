@@ -39,8 +39,14 @@ describe('SQL functions kept as files', () => {
     expect((await functions()).map(({ signature }) => signature.replace(/\(.*$/, ''))).toEqual(names);
     for (const { function: name } of await triggers()) expect(names).toContain(name);
     expect((await triggers()).map(({ table, trigger }) => `${table} ${trigger}`)).toEqual([
+      'advertiser_names advertiser_name_tokens_on_delete',
+      'advertiser_names advertiser_name_tokens_on_insert',
+      'advertiser_names advertiser_name_tokens_on_update',
       'identifiers advertiser_names_on_rename',
       'landing_domain_stats landing_domain_stems_on_insert',
+      'sandbox.advertiser_names advertiser_name_tokens_on_delete',
+      'sandbox.advertiser_names advertiser_name_tokens_on_insert',
+      'sandbox.advertiser_names advertiser_name_tokens_on_update',
       'sandbox.identifiers advertiser_names_on_rename',
       'sandbox.landing_domain_stats landing_domain_stems_on_insert',
     ]);
