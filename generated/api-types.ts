@@ -139,17 +139,26 @@ export type paths = {
          *     names, best first. A name matches, in this order of rank: exactly (byte for byte), equal
          *     in folded form (`acme outdoor` for `Acme Outdoor`, `сбербанк россии` for
          *     `Сбербанк России`, `dab zywnosc` for `Dąb Żywność`), starting with `q` in folded form
-         *     (`acme` for `Acme Outdoor`), or similar to it by PostgreSQL's trigram similarity of the
-         *     folded forms (at least 0.3; `acme outdor` for `Acme Outdoor`), or, when `q` has letters
-         *     outside ASCII or at most 8 characters, of their character bigrams (`harirs` for `Harris`, `Сбербанк Росии` for `Сбербанк России`,
-         *     `東京ガス株式會社` for `東京ガス株式会社`). The folded form is the same
+         *     (`acme` for `Acme Outdoor`, `東京` for `東京ガス株式会社`), or similar to it. A similar name
+         *     shares with `q` a word, or a word one edit away (a letter changed, added, dropped, or two
+         *     swapped, in words of 4 or more letters, 2 in Hangul), or words `q` writes joined or split
+         *     (`acmeoutdoor`, `acme out door`); in scripts written without spaces (Chinese, Japanese,
+         *     Thai, Lao, Khmer, Myanmar) a pair of adjacent characters, or a Han character. Only the
+         *     names of `q`'s rarest such words are compared: a word as common as a legal form (`GmbH`,
+         *     `株式会社`, `ООО`) finds names only when `q` has nothing rarer. Similarity is the better of
+         *     PostgreSQL's trigram similarity of the folded forms and, when both have letters outside
+         *     ASCII or at most 8 characters, the share of their character pairs in common, word by word
+         *     (Han characters also alone); at least 0.3. So `acme outdor` finds `Acme Outdoor`, `harirs`
+         *     `Harris`, `Сбербанк Росии` `Сбербанк России`, `東京ガス株式會社` `東京ガス株式会社`, in any
+         *     script. The folded form is the same
          *     in every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),
          *     accents and vowel points removed in Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and
          *     Arabic (kept where they are part of the letter: Indic scripts, Thai, kana), compatibility
          *     forms opened (`ＡＢＣ` as `abc`, `ﬁ` as `fi`, `㈜` as `(주)`, `Œ` as `oe`), invisible
          *     characters dropped and white space collapsed; traditional and simplified Chinese, or
-         *     hiragana and katakana, stay different. Within a rank, the folded names in code-point order
-         *     (similar names: the most similar first), ties by name. Each entry is an advertiser as the other endpoints
+         *     hiragana and katakana, stay different. Within a rank, the folded names in code-point order,
+         *     whatever their script (similar names: the most similar first, then in that order), ties
+         *     by name. Each entry is an advertiser as the other endpoints
          *     understand it (every identifier whose current name it is) with its identifiers,
          *     creatives, country and last date seen. `truncated` says that more names matched than
          *     the 20 returned. No match answers `200` with an empty list. Costs 1 credit.
@@ -502,7 +511,11 @@ export type components = {
             /** @description The name, exactly as the other advertiser endpoints take it in `name`. */
             advertiser: components["schemas"]["AdvertiserName"];
             /**
-             * @description How the name matched `q`, the best way it did.
+             * @description How the name matched `q`, the best way it did: `exact` byte for byte; `case_insensitive`
+             *     equal in folded form (case, accents, compatibility forms, in every script);
+             *     `prefix` its folded form starts with `q`'s; `similar` by a shared or nearly shared
+             *     word, or characters of a script without spaces, at least 0.3 similar (see
+             *     `searchAdvertisers`).
              * @enum {string}
              */
             match: "exact" | "case_insensitive" | "prefix" | "similar";
