@@ -276,13 +276,16 @@ CREATE FUNCTION public.rate_limit_standing(p_key_hash bytea) RETURNS TABLE(used 
 $$;
 
 --
--- Name: similar_advertiser_names(text, integer[], text[], text[], integer); Type: FUNCTION; Schema: public; Owner: -
+-- Name: similar_advertiser_names(text, integer[], text[], text[], json, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.similar_advertiser_names(q text, g integer[], words text[], tokens text[], n integer) RETURNS TABLE(name text, score real)
+CREATE FUNCTION public.similar_advertiser_names(q text, g integer[], words text[], tokens text[], parts json, n integer) RETURNS TABLE(name text, score real)
     LANGUAGE sql STABLE ROWS 10
     AS $$
-  WITH matched AS (
+  WITH common_names AS (
+    SELECT greatest(50, (SELECT reltuples FROM pg_class WHERE oid = 'advertiser_names'::regclass) / 200)::integer AS at
+  ),
+  matched AS (
     SELECT v.word AS token
       FROM name_word_variants v
      WHERE v.variant IN (SELECT word_variants(w) FROM unnest(words) w)
@@ -291,7 +294,9 @@ CREATE FUNCTION public.similar_advertiser_names(q text, g integer[], words text[
   ),
   counted AS (
     SELECT m.token,
-           (SELECT count(*) FROM (SELECT FROM advertiser_name_tokens p WHERE p.token = m.token LIMIT 1001) c) AS names
+           (SELECT count(*)
+              FROM (SELECT FROM advertiser_name_tokens p WHERE p.token = m.token
+                     LIMIT greatest(1001, (SELECT at FROM common_names) + 1)) c) AS names
       FROM matched m
   ),
   chosen AS (
@@ -307,15 +312,36 @@ CREATE FUNCTION public.similar_advertiser_names(q text, g integer[], words text[
     SELECT DISTINCT p.name
       FROM chosen c
       CROSS JOIN LATERAL (SELECT p.name FROM advertiser_name_tokens p WHERE p.token = c.token LIMIT 1000) p
+  ),
+  query_parts AS (
+    SELECT p.ord, p.word, p.grams,
+           coalesce((SELECT min(c.names) FROM counted c WHERE c.token = ANY (p.tokens)), 0)
+             >= (SELECT at FROM common_names) AS common
+      FROM ROWS FROM (json_to_recordset(parts) AS (word text, tokens text[], grams integer[]))
+           WITH ORDINALITY AS p(word, tokens, grams, ord)
+  ),
+  core AS (
+    SELECT CASE WHEN q IS NOT NULL THEN string_agg(word, ' ' ORDER BY ord) FILTER (WHERE NOT common) END AS core_q,
+           CASE WHEN g IS NOT NULL THEN
+             (SELECT array_agg(DISTINCT x) FROM query_parts r CROSS JOIN LATERAL unnest(r.grams) x WHERE NOT r.common)
+           END AS core_g
+      FROM query_parts
+    HAVING bool_or(common) AND NOT bool_and(common)
   )
   SELECT a.name, s.score
     FROM candidates c
     JOIN advertiser_names a ON a.name = c.name
-    CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (g)) common
+    LEFT JOIN core ON true
+    CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (g)) whole
+    CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (core.core_g)) part
     CROSS JOIN LATERAL (
       SELECT greatest(
                similarity(a.search_key, q),
-               common.shared::real / (cardinality(a.search_grams) + cardinality(g) - common.shared)::real
+               whole.shared::real / (cardinality(a.search_grams) + cardinality(g) - whole.shared)::real,
+               0.9::real * greatest(
+                 similarity(a.search_key, core.core_q),
+                 part.shared::real / (cardinality(a.search_grams) + cardinality(core.core_g) - part.shared)::real
+               )
              ) AS score
     ) s
    WHERE s.score >= 0.3::real

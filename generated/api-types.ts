@@ -148,7 +148,9 @@ export type paths = {
          *     `株式会社`, `ООО`) finds names only when `q` has nothing rarer. Similarity is the better of
          *     PostgreSQL's trigram similarity of the folded forms and, when both have letters outside
          *     ASCII or at most 8 characters, the share of their character pairs in common, word by word
-         *     (Han characters also alone); at least 0.3. So `acme outdor` finds `Acme Outdoor`, `harirs`
+         *     (Han characters also alone); a name is also compared with `q` without its words as common
+         *     as a legal form (in one name in 200), at nine tenths; at least 0.3. So `acme outdor` finds
+         *     `Acme Outdoor`, `acme gmbh` finds `Acme` first, `harirs`
          *     `Harris`, `Сбербанк Росии` `Сбербанк России`, `東京ガス株式會社` `東京ガス株式会社`, in any
          *     script. The folded form is the same
          *     in every script: Unicode case folding (`ß` as `ss`; Turkish `İ`, `I` and `ı` as `i`),

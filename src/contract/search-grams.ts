@@ -42,15 +42,23 @@ export function hasTrigrams(key: string): boolean {
   return !NOT_ASCII.test(key);
 }
 
+/** The words of a search key, as its n-grams see them. */
+export function gramWords(key: string): string[] {
+  return key.split(WORD_BREAK).filter((word) => word !== '');
+}
+
+/** The n-grams of one word, in order, each once. */
+export function wordGrams(word: string): number[] {
+  const grams = new Set<number>();
+  const letters = ['\u0002', ...word, '\u0003'];
+  for (let i = 0; i + 1 < letters.length; i += 1) grams.add(hashGram(letters[i] + letters[i + 1]));
+  for (const letter of word) if (HAN.test(letter)) grams.add(hashGram(letter));
+  return [...grams];
+}
+
 /** The distinct n-grams of a search key, or null when the key is ASCII only and longer than SHORT_KEY. */
 export function searchGrams(key: string): number[] | null {
   if (hasTrigrams(key) && Array.from(key).length > SHORT_KEY) return null;
-  const grams = new Set<number>();
-  for (const word of key.split(WORD_BREAK)) {
-    if (word === '') continue;
-    const letters = ['\u0002', ...word, '\u0003'];
-    for (let i = 0; i + 1 < letters.length; i += 1) grams.add(hashGram(letters[i] + letters[i + 1]));
-    for (const letter of word) if (HAN.test(letter)) grams.add(hashGram(letter));
-  }
+  const grams = new Set(gramWords(key).flatMap(wordGrams));
   return grams.size === 0 ? null : [...grams];
 }

@@ -9,6 +9,8 @@
  * one-deletion variants (db/functions/word_variants.sql), by which a word is found one edit away.
  */
 
+import { gramWords, wordGrams } from './search-grams.ts';
+
 /** Where a search key splits into words: white space, punctuation and symbols. */
 const WORD_BREAK = /[\s\p{P}\p{S}]+/u;
 
@@ -68,11 +70,23 @@ export function nameTokens(key: string): string[] {
   return [...new Set([...words, ...runs.flatMap(runTokens)])];
 }
 
+/** A word of the query as the n-grams see it, with its own tokens and n-grams. */
+export interface QueryPart {
+  word: string;
+  tokens: string[];
+  grams: number[];
+}
+
 export interface QueryTokens {
   /** Words looked up one edit apart as well as exactly: long enough that one edit leaves them themselves. */
   words: string[];
   /** Tokens looked up exactly: every word and run token, two adjacent words joined, a long word split in two. */
   tokens: string[];
+  /**
+   * The query's words, each with its tokens and n-grams: a word whose tokens are all common (a
+   * legal form) is left out of a second comparison.
+   */
+  parts: QueryPart[];
 }
 
 /**
@@ -97,5 +111,9 @@ export function queryTokens(key: string): QueryTokens {
       tokens.add(letters.slice(cut).join(''));
     }
   }
-  return { words: fuzzy, tokens: [...tokens] };
+  const parts = gramWords(key)
+    .slice(0, MAX_WORDS)
+    .map((word) => ({ word, tokens: nameTokens(word), grams: wordGrams(word) }));
+  for (const part of parts) for (const token of part.tokens) tokens.add(token);
+  return { words: fuzzy, tokens: [...tokens], parts };
 }

@@ -43,7 +43,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
   const exact = isStorable(q) ? q : null;
   const key = searchKey(q.replaceAll('\u0000', ''));
   const grams = searchGrams(key);
-  const { words, tokens } = queryTokens(key);
+  const { words, tokens, parts } = queryTokens(key);
   // Outside ASCII only the n-grams compare: the key gives pg_trgm nothing to look up.
   const trigramKey = hasTrigrams(key) ? key : null;
   // A q of marks or invisible characters only has an empty key, which would be a prefix of all.
@@ -77,6 +77,7 @@ export async function searchAdvertisers(sql: Sql, q: string, limit = SEARCH_CAP)
         FROM similar_advertiser_names(
                ${trigramKey}::text, ${grams === null ? null : `{${grams.join(',')}}`}::integer[],
                string_to_array(${words.join(' ')}::text, ' '), string_to_array(${tokens.join(' ')}::text, ' '),
+               ${JSON.stringify(parts)}::text::json,
                ${limit + 1} + (SELECT count(*) FROM prefixed)::integer)
        WHERE ${keyed} AND (SELECT count(*) FROM prefixed) <= ${limit}
     ),

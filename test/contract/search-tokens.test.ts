@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { searchGrams, wordGrams } from '../../src/contract/search-grams.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import { nameTokens, queryTokens } from '../../src/contract/search-tokens.ts';
 
@@ -24,6 +25,15 @@ describe('the tokens of a search key', () => {
     // Pieces of fewer than 3 letters are not looked up: `a` + `cmeoutdoor` would find every `a`.
     expect(joined).not.toContain('a');
     expect(joined).not.toContain('ac');
+  });
+
+  it("a query's parts are its words with their own tokens and n-grams, to compare it without a legal form", () => {
+    const { parts } = queryTokens(searchKey('Müller 有限会社'));
+    expect(parts.map((part) => part.word)).toEqual(['muller', '有限会社']);
+    expect(parts[1].tokens).toEqual(nameTokens('有限会社'));
+    // Together, the parts' n-grams are the key's.
+    expect(new Set(parts.flatMap((part) => part.grams))).toEqual(new Set(searchGrams(searchKey('Müller 有限会社'))));
+    expect(parts[0].grams).toEqual(wordGrams('muller'));
   });
 
   it('only words long enough that one edit leaves them themselves are looked up one edit away', () => {

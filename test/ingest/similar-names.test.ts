@@ -173,6 +173,25 @@ describe('the names and domain stems similar matches are found in', () => {
     expect(await similarNames(db.sql, 'Holdings')).toHaveLength(5);
   });
 
+  it('a legal form added to a name finds the name first, not the names that share only the form', async () => {
+    await resetData(db.sql);
+    // 60 names with `GmbH`: a word in at least 50 names (and one in 200) is common.
+    const crowd = Array.from({ length: 60 }, (_, i) => `Company ${i} GmbH`);
+    const names = ['Quillfeather', 'Quillfeather Bau GmbH', '東京ガス', '東京ガス電気有限会社', ...crowd];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    // Compared without `gmbh` too, at nine tenths: `Quillfeather` is 0.9 similar, the Bau GmbH less.
+    expect((await similarNames(db.sql, 'Quillfeather GmbH')).slice(0, 2)).toEqual([
+      'Quillfeather',
+      'Quillfeather Bau GmbH',
+    ]);
+    // A word in fewer names is no legal form: the query is compared whole only.
+    expect((await similarNames(db.sql, 'Quillfeather Bau'))[0]).toBe('Quillfeather Bau GmbH');
+  });
+
   it("the tokens follow the names: a renamed name's tokens leave, a new key version writes them again", async () => {
     await resetData(db.sql);
     const load = (records: Record<string, unknown>[]) => ingestObservations(db.sql, records, { today: TODAY });
