@@ -3,6 +3,7 @@ import { type IngestSummary, ingestCrawls, ingestLabels, ingestObservations } fr
 import { startProgress } from '../../src/ingest/progress.ts';
 import { inCrawlOrder } from '../../src/synthetic/crawl-order.ts';
 import { DEFAULT_SEED, generateDataset } from '../../src/synthetic/generator.ts';
+import { worldNames } from '../../src/synthetic/world-names.ts';
 import { BenchError } from './errors.ts';
 
 /** The dataset a benchmark database holds, as its marker row records it. */
@@ -41,9 +42,16 @@ async function readMarker(sql: Sql): Promise<DatasetMarker | null> {
       started_at   timestamptz NOT NULL DEFAULT now(),
       completed_at timestamptz
     )`;
-  const [row] = await sql<{ observations: number; seed: number; today: string; complete: boolean }[]>`
-    SELECT observations, seed, to_char(today, 'YYYY-MM-DD') AS today, completed_at IS NOT NULL AS complete
+  // Loaded with the world's names, as `npm run generate-data` writes them; a dataset loaded before
+  // with the plain names is not the one measured now.
+  await sql`ALTER TABLE bench_dataset ADD COLUMN IF NOT EXISTS names text NOT NULL DEFAULT 'plain'`;
+  const [row] = await sql<{ observations: number; seed: number; today: string; complete: boolean; names: string }[]>`
+    SELECT observations, seed, to_char(today, 'YYYY-MM-DD') AS today, completed_at IS NOT NULL AS complete, names
       FROM bench_dataset`;
+  if (row && row.names !== 'world')
+    throw new BenchError(
+      `this database holds a dataset of ${row.names} names, not the world's: drop it and load again`,
+    );
   return row ?? null;
 }
 
@@ -74,8 +82,8 @@ export async function ensureDataset(
     if (any)
       throw new BenchError('this database holds observations that the benchmark did not load; use an empty database');
     const today = new Date().toISOString().slice(0, 10);
-    await sql`INSERT INTO bench_dataset (observations, seed, today)
-      VALUES (${observations}, ${DEFAULT_SEED}, ${today})`;
+    await sql`INSERT INTO bench_dataset (observations, seed, today, names)
+      VALUES (${observations}, ${DEFAULT_SEED}, ${today}, 'world')`;
     marker = { observations, seed: DEFAULT_SEED, today, complete: false };
     log(
       `Loading ${observations.toLocaleString('en-US')} synthetic ` +
@@ -92,7 +100,12 @@ export async function ensureDataset(
 
   const today = new Date(`${marker.today}T00:00:00Z`);
   // As writeDataset (src/synthetic/write-files.ts): a population a little above the count, cut there.
-  const dataset = generateDataset({ seed: marker.seed, size: Math.ceil(observations * 1.15) + 5_000, today });
+  const dataset = generateDataset({
+    seed: marker.seed,
+    size: Math.ceil(observations * 1.15) + 5_000,
+    today,
+    names: worldNames,
+  });
   function* cut() {
     let taken = 0;
     for (const record of dataset.observations()) {

@@ -179,6 +179,10 @@ ${checksTable(results.checks)}
 
 ${scaleSection}
 
+## Finding misspelled names
+
+${misspelledNamesSection(resultsDir)}
+
 ## What the columns mean
 
 - **operation**: the contract operation (advertiser summary, domain summary, advertiser history, ` +
@@ -232,6 +236,8 @@ npm run bench -- --write-docs --note "..."     # also regenerate this file from 
 npm run bench -- --scale --write-docs          # 1M and 20M side by side: the p50 comparison
 npm run bench -- --compare-only                # the same comparison from two saved full runs ` +
     `(bench/results-<size>.json)
+npm run bench:names                            # the did-you-mean's recall and time per typo at 1M and ` +
+    `20M, one run
 npm run bench -- --help                        # all options (operations, concurrencies, warm-up, ...)
 npm run bench:profile -- --save after --operations advertiser,account --concurrency 8 --duration 4 --rounds 1
                                                # the same run with the service under V8's CPU profiler
@@ -251,6 +257,15 @@ then removed), and the per-key rate limit, with a quota the load never reaches, 
 call and refuses none.
 `
   );
+}
+
+/**
+ * The did-you-mean's recall and time per typo (`npm run bench:names`), kept with the text around
+ * its tables in bench/misspelled-names.md.
+ */
+function misspelledNamesSection(resultsDir: string): string {
+  const file = path.join(resultsDir, 'misspelled-names.md');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : 'Not measured yet.';
 }
 
 /**

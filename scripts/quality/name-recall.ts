@@ -26,12 +26,16 @@ export interface RecallReport {
   byClass: Partial<Record<TypoClass, Recall>>;
   /** Cases whose name the suggestions missed, a few per script, to read. */
   missed: TypoCase[];
+  /** Milliseconds per case of each query, measured at the client, in case order. */
+  timings: { suggestions: number[]; search: number[] };
 }
 
 interface Outcome {
   typo: TypoCase;
   suggested: boolean;
   found: boolean;
+  suggestionsMs: number;
+  searchMs: number;
 }
 
 function recallOf(outcomes: readonly Outcome[]): Recall {
@@ -45,7 +49,11 @@ function recallOf(outcomes: readonly Outcome[]): Recall {
 
 function groupBy<K extends string>(outcomes: readonly Outcome[], key: (o: Outcome) => K): Partial<Record<K, Recall>> {
   const groups = new Map<K, Outcome[]>();
-  for (const outcome of outcomes) groups.set(key(outcome), [...(groups.get(key(outcome)) ?? []), outcome]);
+  for (const outcome of outcomes) {
+    const group = groups.get(key(outcome));
+    if (group === undefined) groups.set(key(outcome), [outcome]);
+    else group.push(outcome);
+  }
   return Object.fromEntries([...groups].map(([k, group]) => [k, recallOf(group)])) as Partial<Record<K, Recall>>;
 }
 
@@ -54,9 +62,14 @@ export async function measureNameRecall(sql: Sql, perClass: number, seed: number
   const names = (await sql<{ name: string }[]>`SELECT name FROM advertiser_names ORDER BY name`).map((r) => r.name);
   const outcomes: Outcome[] = [];
   for (const typo of typoCases(names, perClass, seed)) {
+    let started = performance.now();
     const suggested = (await similarNames(sql, typo.typo)).includes(typo.name);
+    const suggestionsMs = performance.now() - started;
+    started = performance.now();
     const { advertisers } = await searchAdvertisers(sql, typo.typo);
-    outcomes.push({ typo, suggested, found: advertisers.some((match) => match.advertiser === typo.name) });
+    const searchMs = performance.now() - started;
+    const found = advertisers.some((match) => match.advertiser === typo.name);
+    outcomes.push({ typo, suggested, found, suggestionsMs, searchMs });
   }
   const missedPerScript = new Map<Script, TypoCase[]>();
   for (const { typo, suggested } of outcomes) {
@@ -69,6 +82,10 @@ export async function measureNameRecall(sql: Sql, perClass: number, seed: number
     byScript: groupBy(outcomes, (o) => o.typo.script),
     byClass: groupBy(outcomes, (o) => o.typo.kind),
     missed,
+    timings: {
+      suggestions: outcomes.map((o) => o.suggestionsMs),
+      search: outcomes.map((o) => o.searchMs),
+    },
   };
 }
 

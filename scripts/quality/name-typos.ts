@@ -185,7 +185,10 @@ export function typoCases(names: readonly string[], perClass: number, seed: numb
   const byScript = new Map<Script, string[]>();
   for (const name of names) {
     const script = scriptOf(name);
-    if (script !== null) byScript.set(script, [...(byScript.get(script) ?? []), name]);
+    if (script === null) continue;
+    const group = byScript.get(script);
+    if (group === undefined) byScript.set(script, [name]);
+    else group.push(name);
   }
   const cases: TypoCase[] = [];
   for (const [script, scriptNames] of byScript) {
