@@ -27,19 +27,26 @@ LANGUAGE sql STABLE ROWS 10 AS $$
   WITH common_names AS (
     SELECT greatest(50, (SELECT reltuples FROM pg_class WHERE oid = 'advertiser_names'::regclass) / 200)::integer AS at
   ),
+  -- Each token with the query word it stands for: a word one edit away, or a token of the word.
   matched AS (
-    SELECT v.word AS token
-      FROM name_word_variants v
-     WHERE v.variant IN (SELECT word_variants(w) FROM unnest(words) w)
+    SELECT v.word AS token, q.w AS of_word
+      FROM (SELECT w, word_variants(w) AS variant
+              FROM unnest(words) w
+             -- A word some name has is taken as written: its neighbours would only crowd it out.
+             WHERE NOT EXISTS (SELECT FROM advertiser_name_tokens e WHERE e.token = w)) q
+      JOIN name_word_variants v ON v.variant = q.variant
     UNION
-    SELECT t FROM unnest(tokens) t
+    SELECT t, p.word
+      FROM json_to_recordset(parts) AS p(word text, tokens text[]) CROSS JOIN LATERAL unnest(p.tokens) t
+    UNION
+    SELECT t, t FROM unnest(tokens) t
   ),
   counted AS (
     SELECT m.token,
            (SELECT count(*)
               FROM (SELECT FROM advertiser_name_tokens p WHERE p.token = m.token
                      LIMIT greatest(1001, (SELECT at FROM common_names) + 1)) c) AS names
-      FROM matched m
+      FROM (SELECT DISTINCT token FROM matched) m
   ),
   chosen AS (
     SELECT token
@@ -50,10 +57,36 @@ LANGUAGE sql STABLE ROWS 10 AS $$
              WHERE names > 0) c
      WHERE upto <= 1000 OR nth = 1
   ),
+  -- When even the rarest token is in more than 1,000 names, the names that also have the rarest
+  -- token of another of the query's words, rather than the first 1,000 by name.
+  rarest AS (
+    SELECT m.token, m.of_word, c.names
+      FROM matched m JOIN counted c USING (token)
+     WHERE c.names > 0
+     ORDER BY c.names, m.token, m.of_word
+     LIMIT 1
+  ),
+  second AS (
+    SELECT m.token
+      FROM matched m JOIN counted c USING (token), rarest r
+     WHERE c.names > 0 AND m.of_word <> r.of_word AND m.token <> r.token AND r.names > 1000
+     ORDER BY c.names, m.token
+     LIMIT 1
+  ),
+  narrowed AS (
+    SELECT name
+      FROM (SELECT p.name FROM advertiser_name_tokens p WHERE p.token = (SELECT token FROM rarest)
+             INTERSECT
+            SELECT p.name FROM advertiser_name_tokens p WHERE p.token = (SELECT token FROM second)) both_words
+     LIMIT 1000
+  ),
   candidates AS (
-    SELECT DISTINCT p.name
+    SELECT name FROM narrowed
+    UNION
+    SELECT p.name
       FROM chosen c
       CROSS JOIN LATERAL (SELECT p.name FROM advertiser_name_tokens p WHERE p.token = c.token LIMIT 1000) p
+     WHERE NOT EXISTS (SELECT FROM narrowed)
   ),
   query_parts AS (
     SELECT p.ord, p.word, p.grams,
@@ -72,7 +105,8 @@ LANGUAGE sql STABLE ROWS 10 AS $$
   )
   SELECT a.name, s.score
     FROM candidates c
-    JOIN advertiser_names a ON a.name = c.name
+    -- One index probe per candidate (OFFSET 0 keeps the planner from hashing every name instead).
+    CROSS JOIN LATERAL (SELECT * FROM advertiser_names a WHERE a.name = c.name OFFSET 0) a
     LEFT JOIN core ON true
     CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (g)) whole
     CROSS JOIN LATERAL (SELECT count(*) AS shared FROM unnest(a.search_grams) x WHERE x = ANY (core.core_g)) part

@@ -173,6 +173,41 @@ describe('the names and domain stems similar matches are found in', () => {
     expect(await similarNames(db.sql, 'Holdings')).toHaveLength(5);
   });
 
+  it('when the rarest word is in over 1,000 names, names that also have another word are compared', async () => {
+    await resetData(db.sql);
+    // `holdings` and `trading` are each in 1,101 names; only one name has both.
+    const names = [
+      ...Array.from({ length: 1_100 }, (_, i) => `Holdings ${i}`),
+      ...Array.from({ length: 1_100 }, (_, i) => `Trading ${i}`),
+      'Trading Holdings',
+    ];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    // The first 1,000 names of `holdings` in name order would not hold it.
+    expect((await similarNames(db.sql, 'Tradng Holdings'))[0]).toBe('Trading Holdings');
+  });
+
+  it('a word some name has is taken as written, not crowded out by the words one edit from it', async () => {
+    await resetData(db.sql);
+    // 20 words one edit from `준성`, each in 55 names: 1,100 names, rarer each than `준성` or `관심`.
+    const neighbours = [...'가나다라마바사아자차'].flatMap((syllable) => [`${syllable}성`, `준${syllable}`]);
+    const names = [
+      ...neighbours.flatMap((word) => Array.from({ length: 55 }, (_, i) => `${word} ${i}`)),
+      ...Array.from({ length: 60 }, (_, i) => `준성 ${i}`),
+      ...Array.from({ length: 60 }, (_, i) => `관심 ${i}`),
+      '관심 준성',
+    ];
+    await ingestObservations(
+      db.sql,
+      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
+      { today: TODAY },
+    );
+    expect((await similarNames(db.sql, '준성 관심'))[0]).toBe('관심 준성');
+  });
+
   it('a legal form added to a name finds the name first, not the names that share only the form', async () => {
     await resetData(db.sql);
     // 60 names with `GmbH`: a word in at least 50 names (and one in 200) is common.
