@@ -115,9 +115,9 @@ export function createAppRouting(
     steadyRefusals(unauthorizedFloorMs),
     routing,
     authentication,
-    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
     validParameters(now),
+    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
   );
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
   for (const { path } of operations) if (!path.startsWith('/api/')) app.use(path, routing);

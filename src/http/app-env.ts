@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Credits } from '../billing/credits.ts';
 import type { Quota } from '../billing/rate-limit.ts';
+import type { ApiError } from '../contract/errors.ts';
 import type { ContractOperation } from '../contract/operations.ts';
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
@@ -27,6 +28,12 @@ export interface AppEnv {
     mediaType: string;
     /** The request's parameters, validated and normalized once (http/parameters.ts). */
     parameters: Parameters;
+    /**
+     * Why the request's `Accept` or parameters are refused (406, 400), recorded by their steps and
+     * answered by the billing edge once the key's standing is known: the key comes first
+     * (docs/product-rules.md §5).
+     */
+    refusal: ApiError | undefined;
     /**
      * Debits the operation's price (0 for free operations) and returns the credits for the body.
      * With an Idempotency-Key, a retry replays only when it asks the same (normalized) query.

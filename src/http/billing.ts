@@ -7,19 +7,20 @@ import type { StoredResponse } from '../data/idempotency.ts';
 import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
-import { asApiError, errorResponse } from './error-response.ts';
+import { asApiError, errorResponse, onError } from './error-response.ts';
 
 /**
- * The HTTP edge of billing (billing/paid-call.ts), around every API operation:
+ * The HTTP edge of billing (billing/paid-call.ts), around every API operation, after the steps
+ * that need no database (routing, the key's shape, `Accept`, parameters):
+ * - first, a request those steps refused (406, 400) learns its key's standing from billing: the key
+ *   comes first (docs/product-rules.md §5), so an unknown key is answered 401, a valid one gets the
+ *   refusal with its balance like every answer to a valid key; nothing else runs;
  * - gives the handler `debit()`, which pays for the call and turns what that came to into the
  *   request's credits and rate-limit standing (for the credit headers and error bodies) and the
  *   handler's run, or its answer: the refusal's error, or the replay of a stored response;
  * - on the way out, ends the call: a charged 5xx becomes the error body that says the credits were
  *   refunded (or are owed); a claim that could not be settled is the log line's billing fault;
  * - watches a charged answer leave the process (http/delivery.ts) and tells billing;
- * - a call refused for its `Accept` or parameters (406, 400) before it paid learns its key's
- *   standing from billing: an unknown key makes it the 401 it comes after (docs/product-rules.md
- *   §5), a valid one reports its balance like every answer to a valid key;
  * - last, the credit headers of an answer to a valid key (`creditHeaders`).
  */
 export const billing = (calls: PaidCalls) =>
@@ -32,6 +33,18 @@ export const billing = (calls: PaidCalls) =>
       sandbox: c.get('sandbox'),
       requestId: c.get('requestId'),
     });
+
+    const refusal = c.get('refusal');
+    if (refusal !== undefined) {
+      // Whether the key exists only the database knows: a refused request alone asks it here.
+      const standing = await call.keyStanding();
+      if (standing === null) throw unauthorized();
+      c.set('credits', standing.credits);
+      c.set('quota', standing.quota);
+      answerError(c, refusal);
+      await creditHeaders(c, calls, call);
+      return;
+    }
 
     c.set('debit', async () => {
       const { query, idempotencyKey } = c.get('parameters');
@@ -69,19 +82,14 @@ export const billing = (calls: PaidCalls) =>
     }
     if (ended.fault !== undefined) c.set('billingFault', ended.fault);
     if (ended.delivers) void answerDelivered(c).then((sent) => call.answerLeft(sent));
-    if (c.get('credits') === undefined && (c.res.status === 400 || c.res.status === 406)) {
-      // Refused for its Accept or parameters before it paid: the key comes first (§5).
-      const standing = await call.keyStanding();
-      if (standing === null) {
-        c.res = undefined;
-        c.res = errorResponse(c, unauthorized());
-        return;
-      }
-      c.set('credits', standing.credits);
-      c.set('quota', standing.quota);
-    }
     await creditHeaders(c, calls, call);
   });
+
+/** Answers `error` as if it had been thrown here (app.onError), while the edge goes on. */
+function answerError(c: Context<AppEnv>, error: unknown): void {
+  c.error = error as Error;
+  c.res = onError(c.error, c);
+}
 
 /**
  * `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer to a valid
