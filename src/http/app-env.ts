@@ -3,6 +3,7 @@ import type { Credits } from '../billing/credits.ts';
 import type { Quota } from '../billing/rate-limit.ts';
 import type { ApiError } from '../contract/errors.ts';
 import type { ContractOperation } from '../contract/operations.ts';
+import type { Caller } from '../data/billing.ts';
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
 export interface Parameters {
@@ -34,15 +35,8 @@ export interface AppEnv {
      * (docs/product-rules.md §5).
      */
     refusal: ApiError | undefined;
-    /**
-     * Debits the operation's price (0 for free operations) and returns the credits for the body.
-     * With an Idempotency-Key, a retry replays only when it asks the same (normalized) query.
-     */
-    debit: () => Promise<Credits>;
-    /** The display prefix of the caller's key, once the debit proved the key valid. */
-    keyPrefix: string;
-    /** The account that owns the caller's key, once the debit proved the key valid. */
-    accountId: number;
+    /** The caller's key and account, set by the billing edge once the call is paid, before the handler runs. */
+    caller: Caller;
     /** Known once the key proved valid: what this call cost and the balance after it. */
     credits: Credits | undefined;
     /** The key's standing under the per-key rate limit, once this request was counted. */

@@ -18,18 +18,17 @@ export function registerGetAccountUsage(app: App, { sql }: { sql: Sql }) {
     // Both ends are there: the parameter step gave a missing one its default and checked the range
     // (http/parameters.ts).
     const { from, to } = c.req.valid('query') as UsageDaysAsked;
-    await c.get('debit')();
     // A test key sees only the sandbox's usage (R17.7): its calls are in no ledger (R17.2), and of
     // the daily caps only the test keys', whose spending is what their calls would have cost.
     const sandbox = c.get('sandbox');
-    const rows = sandbox ? [] : await usageByDay(sql, c.get('accountId'), from, to);
+    const rows = sandbox ? [] : await usageByDay(sql, c.get('caller').accountId, from, to);
     const usage = usageDays(rows, from, to);
     const days = usage.days.map((day) => ({
       day: day.day,
       ...countsJson(day),
       operations: day.operations.map((counts) => ({ operation: counts.operation, ...countsJson(counts) })),
     }));
-    const daily_caps = cappedKeys(await keysOf(sql, c.get('accountId')), { sandbox }).map((key) => ({
+    const daily_caps = cappedKeys(await keysOf(sql, c.get('caller').accountId), { sandbox }).map((key) => ({
       key_prefix: key.displayPrefix,
       name: key.name,
       daily_cap: key.dailyCap,
