@@ -115,9 +115,9 @@ export function createAppRouting(
     steadyRefusals(unauthorizedFloorMs),
     routing,
     authentication,
-    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
     negotiatedMediaType,
-    validParameters,
+    validParameters(now),
+    billing(new PaidCalls(sql, service, { now, rateLimit: keyRateLimit })),
   );
   // The free operations outside /api (health, readiness, metrics) get the same 405 for other methods.
   for (const { path } of operations) if (!path.startsWith('/api/')) app.use(path, routing);
@@ -131,7 +131,7 @@ export function createAppRouting(
   registerGetBrandBidReport(app, { reads });
   registerSearchAdvertisers(app, { reads });
   registerGetAccount(app);
-  registerGetAccountUsage(app, { sql, now });
+  registerGetAccountUsage(app, { sql });
   registerGetAccountLedger(app, { sql });
   registerGetHealth(app);
   registerGetReadiness(app, { sql, reads, readinessTimeoutMs });

@@ -207,7 +207,7 @@ ${misspelledNamesSection(resultsDir)}
     `in the same rounds: the floor target's calibration (what so little work per answer does to the ` +
     `throughput it compares).
 - **framework floor**: a route that does no database work behind the whole middleware stack (request id, ` +
-    `contract routing, authentication, billing; it never calls \`debit()\`): the most the HTTP layer can answer ` +
+    `contract routing, authentication, billing, which lets it through unpaid): the most the HTTP layer can answer ` +
     `on this machine.
 - **req/s**: answers per second over the measured window. **p50 / p99**: latency percentiles in milliseconds, ` +
     `from the moment the harness hands a request to the client until its answer is complete (the same clock for ` +

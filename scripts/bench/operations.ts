@@ -110,7 +110,8 @@ async function orSuggestions<T>(found: Promise<T | null>, suggest: () => Promise
 /**
  * The framework floor: an operation outside the contract that does no database work, served by
  * the bench server behind the whole middleware stack (request id, contract routing,
- * authentication, billing). Its handler never calls `debit()`, so billing adds no round trip.
+ * authentication, Accept, parameters, the billing edge). It is `unbilled`: the edge lets it
+ * through without paying, so billing adds no round trip.
  */
 export const FLOOR_OPERATION: ContractOperation = {
   operationId: 'benchFrameworkFloor',
@@ -120,6 +121,7 @@ export const FLOOR_OPERATION: ContractOperation = {
   summary: 'Framework floor (benchmark)',
   queryParameters: [],
   mediaTypes: ['application/json'],
+  unbilled: true,
 };
 
 /** The service's app with the floor beside the contract's operations: how the bench server composes it. */

@@ -20,6 +20,11 @@ export interface ContractOperation {
   queryParameters: readonly ContractQueryParameter[];
   /** The media types its `200` answers in, in the contract's order: the first is the default. */
   mediaTypes: readonly string[];
+  /**
+   * Set only for the benchmark's framework floor (scripts/bench/operations.ts), never by the
+   * contract: answered behind every check but billing, so without the database.
+   */
+  unbilled?: true;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

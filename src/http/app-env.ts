@@ -1,7 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Credits } from '../billing/credits.ts';
 import type { Quota } from '../billing/rate-limit.ts';
+import type { ApiError } from '../contract/errors.ts';
 import type { ContractOperation } from '../contract/operations.ts';
+import type { Caller } from '../data/billing.ts';
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
 export interface Parameters {
@@ -28,14 +30,13 @@ export interface AppEnv {
     /** The request's parameters, validated and normalized once (http/parameters.ts). */
     parameters: Parameters;
     /**
-     * Debits the operation's price (0 for free operations) and returns the credits for the body.
-     * With an Idempotency-Key, a retry replays only when it asks the same (normalized) query.
+     * Why the request's `Accept` or parameters are refused (406, 400), recorded by their steps and
+     * answered by the billing edge once the key's standing is known: the key comes first
+     * (docs/product-rules.md §5).
      */
-    debit: () => Promise<Credits>;
-    /** The display prefix of the caller's key, once the debit proved the key valid. */
-    keyPrefix: string;
-    /** The account that owns the caller's key, once the debit proved the key valid. */
-    accountId: number;
+    refusal: ApiError | undefined;
+    /** The caller's key and account, set by the billing edge once the call is paid, before the handler runs. */
+    caller: Caller;
     /** Known once the key proved valid: what this call cost and the balance after it. */
     credits: Credits | undefined;
     /** The key's standing under the per-key rate limit, once this request was counted. */

@@ -1,30 +1,30 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { HTTPException } from 'hono/http-exception';
 import type { PaidCall, PaidCalls } from '../billing/paid-call.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { StoredResponse } from '../data/idempotency.ts';
 import { setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
-import { asApiError, errorResponse } from './error-response.ts';
+import { asApiError, errorResponse, onError } from './error-response.ts';
 
 /**
- * The HTTP edge of billing (billing/paid-call.ts), around every API operation:
- * - gives the handler `debit()`, which pays for the call and turns what that came to into the
- *   request's credits and rate-limit standing (for the credit headers and error bodies) and the
- *   handler's run, or its answer: the refusal's error, or the replay of a stored response;
- * - on the way out, ends the call: a charged 5xx becomes the error body that says the credits were
- *   refunded (or are owed); a claim that could not be settled is the log line's billing fault;
- * - watches a charged answer leave the process (http/delivery.ts) and tells billing;
- * - a call refused for its `Accept` or parameters (406, 400) before it paid learns its key's
- *   standing from billing: an unknown key makes it the 401 it comes after (docs/product-rules.md
- *   §5), a valid one reports its balance like every answer to a valid key;
- * - last, the credit headers of an answer to a valid key (`creditHeaders`).
+ * The HTTP edge of billing (billing/paid-call.ts), the last step before every API operation's
+ * handler, after the steps that need no database (routing, the key's shape, `Accept`, parameters).
+ * It decides, before the handler, in the order of docs/product-rules.md §5:
+ * - a request those steps refused (406, 400) learns its key's standing from billing, a query only
+ *   such a request makes: an unknown key is answered 401, a valid one gets the refusal with its
+ *   balance like every answer to a valid key;
+ * - any other pays: refused (401, 402, 403, 422, 429, a key still busy) is that error's answer,
+ *   replayed is the stored response, paid sets `credits` and `caller` for the handler and runs it.
+ * On the way out it ends the call: a charged 5xx becomes the error body that says the credits were
+ * refunded (or are owed); a claim that could not be settled is the log line's billing fault; a
+ * charged answer is watched leaving the process (http/delivery.ts). Last, the credit headers of
+ * an answer to a valid key (`creditHeaders`).
  */
 export const billing = (calls: PaidCalls) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const { creditCost, operationId, mediaTypes } = c.get('operation');
+    const { creditCost, operationId, mediaTypes, unbilled } = c.get('operation');
     const call = calls.begin({
       operationId,
       price: creditCost,
@@ -33,24 +33,39 @@ export const billing = (calls: PaidCalls) =>
       requestId: c.get('requestId'),
     });
 
-    c.set('debit', async () => {
-      const { query, idempotencyKey } = c.get('parameters');
-      const mediaType = c.get('mediaType');
-      const payment = await call.pay({
-        query,
-        otherMediaType: mediaType === mediaTypes[0] ? undefined : mediaType,
-        idempotencyKey,
-      });
+    const refusal = c.get('refusal');
+    if (refusal !== undefined) {
+      // Whether the key exists only the database knows: a refused request alone asks it here.
+      const standing = await call.keyStanding();
+      if (standing === null) throw unauthorized();
+      c.set('credits', standing.credits);
+      c.set('quota', standing.quota);
+      answerError(c, refusal);
+      await creditHeaders(c, calls, call);
+      return;
+    }
+    // The benchmark's framework floor: behind every check but billing (scripts/bench/operations.ts).
+    if (unbilled) return next();
+
+    const { query, idempotencyKey } = c.get('parameters');
+    const mediaType = c.get('mediaType');
+    const ask = { query, otherMediaType: mediaType === mediaTypes[0] ? undefined : mediaType, idempotencyKey };
+    const payment = await call.pay(ask).catch((error: unknown) => {
+      // A fault of the database (500, 503), nothing charged: answered here, so the call still ends
+      // below (a claimed Idempotency-Key given back).
+      answerError(c, error);
+      return null;
+    });
+    if (payment !== null) {
       c.set('credits', payment.credits);
       c.set('quota', payment.quota);
-      if (payment.outcome === 'refused') throw payment.error;
-      if (payment.outcome === 'replayed') throw new Replay(payment.response);
-      c.set('keyPrefix', payment.caller.keyPrefix);
-      c.set('accountId', payment.caller.accountId);
-      return payment.credits;
-    });
-
-    await next();
+      if (payment.outcome === 'refused') answerError(c, payment.error);
+      else if (payment.outcome === 'replayed') c.res = replay(payment.response);
+      else {
+        c.set('caller', payment.caller);
+        await next();
+      }
+    }
 
     const answer = c.res;
     const ended = await call.end({
@@ -69,19 +84,14 @@ export const billing = (calls: PaidCalls) =>
     }
     if (ended.fault !== undefined) c.set('billingFault', ended.fault);
     if (ended.delivers) void answerDelivered(c).then((sent) => call.answerLeft(sent));
-    if (c.get('credits') === undefined && (c.res.status === 400 || c.res.status === 406)) {
-      // Refused for its Accept or parameters before it paid: the key comes first (§5).
-      const standing = await call.keyStanding();
-      if (standing === null) {
-        c.res = undefined;
-        c.res = errorResponse(c, unauthorized());
-        return;
-      }
-      c.set('credits', standing.credits);
-      c.set('quota', standing.quota);
-    }
     await creditHeaders(c, calls, call);
   });
+
+/** Answers `error` as if it had been thrown here (app.onError), while the edge goes on. */
+function answerError(c: Context<AppEnv>, error: unknown): void {
+  c.error = error as Error;
+  c.res = onError(c.error, c);
+}
 
 /**
  * `X-Credits-Charged` / `X-Credits-Remaining` and the RateLimit headers on every answer to a valid
@@ -106,13 +116,11 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
  * The stored response as the answer to this request: status and body byte for byte, marked as a
- * replay. Thrown like Hono's HTTPException, so the handler does not run; the credit and rate-limit
- * headers are added afterwards and describe this request (nothing charged, the current balance).
+ * replay; the handler does not run. The credit and rate-limit headers are added afterwards and
+ * describe this request (nothing charged, the current balance).
  */
-class Replay extends HTTPException {
-  constructor(stored: StoredResponse) {
-    const headers: Record<string, string> = { [REPLAYED_HEADER]: 'true' };
-    if (stored.contentType !== null) headers['Content-Type'] = stored.contentType;
-    super(stored.status as 200, { res: new Response(new Uint8Array(stored.body), { status: stored.status, headers }) });
-  }
+function replay(stored: StoredResponse): Response {
+  const headers: Record<string, string> = { [REPLAYED_HEADER]: 'true' };
+  if (stored.contentType !== null) headers['Content-Type'] = stored.contentType;
+  return new Response(new Uint8Array(stored.body), { status: stored.status, headers });
 }

@@ -5,12 +5,14 @@ import type { AppEnv } from './app-env.ts';
 
 /**
  * Picks the answer's media type from `Accept` among those the operation's `200` offers, after the
- * key and before the parameters (docs/product-rules.md §5, §16); none acceptable: 406, free.
+ * key's shape and before the parameters (docs/product-rules.md §5, §16). None acceptable: the 406
+ * is recorded, not answered, since the key's standing comes before it: the billing edge
+ * (http/billing.ts) answers it, or the 401.
  */
 export const negotiatedMediaType = createMiddleware<AppEnv>(async (c, next) => {
   const { mediaTypes } = c.get('operation');
   const mediaType = preferredMediaType(c.req.header('accept'), mediaTypes);
-  if (mediaType === null) throw notAcceptable(mediaTypes);
-  c.set('mediaType', mediaType);
+  if (mediaType === null) c.set('refusal', notAcceptable(mediaTypes));
+  else c.set('mediaType', mediaType);
   await next();
 });

@@ -52,7 +52,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
 
 /** The failure itself is logged with the request's log line (observability.ts). */
 export function onError(error: Error, c: Context<AppEnv>): Response {
-  // A complete answer thrown instead of running the handler: an idempotent replay.
+  // Hono's own exceptions carry their complete answer.
   if (error instanceof HTTPException) return error.getResponse();
   return errorResponse(c, asApiError(error));
 }

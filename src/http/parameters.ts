@@ -1,6 +1,9 @@
 import { createMiddleware } from 'hono/factory';
+import { usageDaysAsked } from '../accounts/usage-days.ts';
+import { ApiError } from '../contract/errors.ts';
 import { contractOperations } from '../contract/operations.ts';
 import { checkQueryParameter, idempotencyKeyParameter, queryParameters } from '../contract/parameters.ts';
+import { usageRange } from '../contract/usage-range.ts';
 import type { AppEnv } from './app-env.ts';
 
 // Every query parameter the contract declares has its generated schema and its rule, and a
@@ -8,21 +11,53 @@ import type { AppEnv } from './app-env.ts';
 for (const operation of contractOperations)
   for (const parameter of operation.queryParameters) checkQueryParameter(parameter);
 
+type Query = Record<string, string | number>;
+
+/** The usage range's default and longest lengths: the contract's. */
+const USAGE_RANGE = usageRange();
+
 /**
- * The one validation of a request's parameters, after the key's shape and before the debit
- * (docs/product-rules.md §5): the query parameters the operation declares, in order, then the
- * Idempotency-Key header of a billed call (a free call ignores it), each by the schema generated
- * for it, the one that types the handler (contract/parameters.ts). The first that fails answers
- * 400; otherwise the handler reads what the schemas made of them with `c.req.valid('query')` (an
- * optional parameter that is absent is not there, or has its default) and billing finds them in
- * `parameters`.
+ * The rules an operation's parameters meet together, after each one's own, by operationId: a
+ * usage range is not reversed and not too long (docs/product-rules.md R2.8.3). Its ends left out
+ * take their defaults here, on the service's clock, so the days checked are the days answered.
  */
-export const validParameters = createMiddleware<AppEnv>(async (c, next) => {
-  const operation = c.get('operation');
-  const query = queryParameters(c.req.url, operation.queryParameters);
-  const idempotencyKey = operation.creditCost > 0 ? idempotencyKeyParameter(c) : undefined;
-  c.req.addValidatedData('query', query);
-  c.req.addValidatedData('header', idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
-  c.set('parameters', { query, idempotencyKey });
-  await next();
-});
+const ACROSS_PARAMETERS: Readonly<Record<string, (query: Query, now: Date) => Query>> = {
+  getAccountUsage: (query, now) => ({
+    ...query,
+    ...usageDaysAsked(query as { from?: string; to?: string }, now, USAGE_RANGE),
+  }),
+};
+for (const operationId of Object.keys(ACROSS_PARAMETERS))
+  if (!contractOperations.some((operation) => operation.operationId === operationId))
+    throw new Error(`http/parameters.ts: the contract has no operation ${operationId}`);
+
+/**
+ * The one validation of a request's parameters, after the key's shape and `Accept` and before
+ * billing (docs/product-rules.md §5): the query parameters the operation declares, in order, then
+ * the rules they meet together, then the Idempotency-Key header of a billed call (a free call
+ * ignores it), each by the schema generated for it, the one that types the handler
+ * (contract/parameters.ts). The first that fails is recorded as the request's refusal, not
+ * answered: the key's standing comes first, and the billing edge (http/billing.ts) answers the
+ * 400 or the 401. Otherwise the handler reads what the schemas made of them with
+ * `c.req.valid('query')` (an optional parameter that is absent is not there, or has its default)
+ * and billing finds them in `parameters`. A request already refused for its `Accept` is not looked at.
+ */
+export const validParameters = (now: () => Date) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.get('refusal') === undefined) {
+      try {
+        const operation = c.get('operation');
+        const declared = queryParameters(c.req.url, operation.queryParameters);
+        const across = ACROSS_PARAMETERS[operation.operationId];
+        const query = across === undefined ? declared : across(declared, now());
+        const idempotencyKey = operation.creditCost > 0 ? idempotencyKeyParameter(c) : undefined;
+        c.req.addValidatedData('query', query);
+        c.req.addValidatedData('header', idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
+        c.set('parameters', { query, idempotencyKey });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        c.set('refusal', error);
+      }
+    }
+    await next();
+  });

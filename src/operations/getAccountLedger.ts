@@ -8,11 +8,10 @@ import { registerOperation } from './operation.ts';
 export function registerGetAccountLedger(app: App, { sql }: { sql: Sql }) {
   registerOperation(app, route, async (c) => {
     const { limit, cursor } = c.req.valid('query');
-    await c.get('debit')();
     // A test key sees only the sandbox's entries (R17.7), and its calls write none (R17.2).
     if (c.get('sandbox')) return c.json({ entries: [], next_cursor: null }, 200);
     const before = cursor === undefined ? undefined : (entryAfter(cursor) ?? undefined);
-    const page = await ledgerPage(sql, c.get('accountId'), { before, limit });
+    const page = await ledgerPage(sql, c.get('caller').accountId, { before, limit });
     const last = page.rows.at(-1);
     return c.json(
       {

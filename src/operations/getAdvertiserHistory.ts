@@ -4,14 +4,14 @@ import * as lookups from '../data/lookups.ts';
 import type { App } from '../http/app-env.ts';
 import { CSV, csvAnswer } from '../http/csv.ts';
 import { advertiserNotFound } from './not-found.ts';
-import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+import { type OperationDependencies, paidCredits, registerOperation, withDataOf } from './operation.ts';
 
 const COLUMNS = itemFieldsOf('AdvertiserHistory', 'months');
 
 export function registerGetAdvertiserHistory(app: App, { reads, now }: Pick<OperationDependencies, 'reads' | 'now'>) {
   registerOperation(app, route, async (c) => {
     const { name } = c.req.valid('query');
-    const credits = await c.get('debit')();
+    const credits = paidCredits(c);
     const history = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getAdvertiserHistory(data, name, now());
       if (found === null) throw await advertiserNotFound(data, name);

@@ -2,12 +2,12 @@ import { getAdvertiserSummaryRoute as route } from '../../generated/routes.ts';
 import * as lookups from '../data/lookups.ts';
 import type { App } from '../http/app-env.ts';
 import { advertiserNotFound } from './not-found.ts';
-import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+import { type OperationDependencies, paidCredits, registerOperation, withDataOf } from './operation.ts';
 
 export function registerGetAdvertiserSummary(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { name } = c.req.valid('query');
-    const credits = await c.get('debit')();
+    const credits = paidCredits(c);
     const summary = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getAdvertiserSummary(data, name);
       if (found === null) throw await advertiserNotFound(data, name);

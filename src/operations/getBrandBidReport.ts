@@ -4,14 +4,14 @@ import * as lookups from '../data/lookups.ts';
 import type { App } from '../http/app-env.ts';
 import { CSV, csvAnswer } from '../http/csv.ts';
 import { domainNotFound } from './not-found.ts';
-import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+import { type OperationDependencies, paidCredits, registerOperation, withDataOf } from './operation.ts';
 
 const COLUMNS = itemFieldsOf('BrandBidReport', 'advertisers');
 
 export function registerGetBrandBidReport(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { domain } = c.req.valid('query');
-    const credits = await c.get('debit')();
+    const credits = paidCredits(c);
     const report = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getBrandBidReport(data, domain);
       if (found === null) throw await domainNotFound(data, domain);

@@ -2,12 +2,12 @@ import { getDomainSummaryRoute as route } from '../../generated/routes.ts';
 import * as lookups from '../data/lookups.ts';
 import type { App } from '../http/app-env.ts';
 import { domainNotFound } from './not-found.ts';
-import { type OperationDependencies, registerOperation, withDataOf } from './operation.ts';
+import { type OperationDependencies, paidCredits, registerOperation, withDataOf } from './operation.ts';
 
 export function registerGetDomainSummary(app: App, { reads }: Pick<OperationDependencies, 'reads'>) {
   registerOperation(app, route, async (c) => {
     const { domain } = c.req.valid('query');
-    const credits = await c.get('debit')();
+    const credits = paidCredits(c);
     const summary = await withDataOf(c, reads, async (data) => {
       const found = await lookups.getDomainSummary(data, domain);
       if (found === null) throw await domainNotFound(data, domain);

@@ -1,5 +1,6 @@
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
+import type { Credits } from '../billing/credits.ts';
 import type { Sql } from '../data/client.ts';
 import type { ReadReplicas } from '../data/read-replicas.ts';
 import { inSandbox } from '../data/sandbox.ts';
@@ -30,6 +31,16 @@ export interface OperationDependencies {
 export function withDataOf<T>(c: Context<AppEnv>, reads: ReadReplicas, answer: (data: Sql) => Promise<T>): Promise<T> {
   const sandbox = c.get('sandbox');
   return reads.read((data) => (sandbox ? inSandbox(data, answer) : answer(data)));
+}
+
+/**
+ * What the call paid and the balance after it, for its body: the billing edge paid for the call
+ * before its handler runs (http/billing.ts), so a handler always has them.
+ */
+export function paidCredits(c: Context<AppEnv>): Credits {
+  const credits = c.get('credits');
+  if (credits === undefined) throw new Error('a handler runs only once its call is paid (http/billing.ts)');
+  return credits;
 }
 
 /**
