@@ -175,18 +175,24 @@ describe('the names and domain stems similar matches are found in', () => {
 
   it('when the rarest word is in over 1,000 names, names that also have another word are compared', async () => {
     await resetData(db.sql);
-    // `holdings` and `trading` are each in 1,101 names; only one name has both.
-    const names = [
-      ...Array.from({ length: 1_100 }, (_, i) => `Holdings ${i}`),
-      ...Array.from({ length: 1_100 }, (_, i) => `Trading ${i}`),
-      'Trading Holdings',
-    ];
-    await ingestObservations(
-      db.sql,
-      names.map((name, i) => observation({ creative_id: `C${i}`, advertiser_id: `AR${i}`, advertiser_name: name })),
-      { today: TODAY },
+    const load = (names: string[], from: number) =>
+      ingestObservations(
+        db.sql,
+        names.map((name, i) =>
+          observation({ creative_id: `C${from + i}`, advertiser_id: `AR${from + i}`, advertiser_name: name }),
+        ),
+        { today: TODAY },
+      );
+    // `holdings` and `trading` are each in over 1,000 names; only one name, loaded last, has both:
+    // the first 1,000 names of either word, in key order or in the order they were stored, lack it.
+    await load(
+      [
+        ...Array.from({ length: 1_500 }, (_, i) => `Holdings ${i}`),
+        ...Array.from({ length: 1_500 }, (_, i) => `Trading ${i}`),
+      ],
+      0,
     );
-    // The first 1,000 names of `holdings` in name order would not hold it.
+    await load(['Trading Holdings'], 3_000);
     expect((await similarNames(db.sql, 'Tradng Holdings'))[0]).toBe('Trading Holdings');
   });
 
