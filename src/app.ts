@@ -9,6 +9,7 @@ import type { ReadReplicas } from './data/read-replicas.ts';
 import type { App, AppEnv } from './http/app-env.ts';
 import { authentication } from './http/authentication.ts';
 import { billing } from './http/billing.ts';
+import { compressAnswers } from './http/compression.ts';
 import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
 import { onError, onNotFound } from './http/error-response.ts';
@@ -107,6 +108,7 @@ export function createAppRouting(
   app.use('*', headAnswersLikeGet);
   app.use('*', requestId);
   app.use('*', observeRequests({ logger, metrics }));
+  app.use('*', compressAnswers);
   app.use('*', securityHeaders);
   app.use('*', requestLimits(limits));
   const keyRateLimit = rateLimit.requests > 0 ? new KeyRateLimit(rateLimit, sql) : null;

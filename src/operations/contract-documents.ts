@@ -9,6 +9,7 @@ import type { OpenAPIV31 } from '../contract/openapi-types.ts';
 import type { App, AppEnv } from '../http/app-env.ts';
 import { getOnlyRouting } from '../http/contract-routing.ts';
 import { docsPageSecurityHeaders } from '../http/security-headers.ts';
+import { staticAsset } from '../http/static-assets.ts';
 
 const require = createRequire(import.meta.url);
 const SCALAR_SCRIPT_PATH = '/docs/scalar-api-reference.js';
@@ -80,17 +81,17 @@ export function registerContractDocuments(
   // Other methods on these paths: 405 with `Allow: GET, HEAD`, as on the contract's own paths.
   for (const path of ['/openapi.yaml', '/openapi.json', SCALAR_SCRIPT_PATH, FAVICON_PATH, '/docs', '/'])
     app.use(path, getOnlyRouting);
-  app.get('/openapi.yaml', (c) => c.body(documents().yaml, 200, { 'Content-Type': 'application/yaml; charset=utf-8' }));
-  app.get('/openapi.json', (c) => c.json(documents().json));
-  app.get(SCALAR_SCRIPT_PATH, (c) =>
-    c.body(scalarScript, 200, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'public, max-age=86400',
-    }),
-  );
-  app.get(FAVICON_PATH, (c) =>
-    c.body(FAVICON, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }),
-  );
+  // The contract changes only with a new version of the service: cached, revalidated by its ETag.
+  const contract = { 'Cache-Control': 'no-cache' };
+  const yaml = staticAsset(() => documents().yaml, { ...contract, 'Content-Type': 'application/yaml; charset=utf-8' });
+  const json = staticAsset(() => JSON.stringify(documents().json), { ...contract, 'Content-Type': 'application/json' });
+  const asset = { 'Cache-Control': 'public, max-age=86400' };
+  const script = staticAsset(() => scalarScript, { ...asset, 'Content-Type': 'text/javascript; charset=utf-8' });
+  const favicon = staticAsset(() => FAVICON, { ...asset, 'Content-Type': 'image/svg+xml' });
+  app.get('/openapi.yaml', yaml);
+  app.get('/openapi.json', json);
+  app.get(SCALAR_SCRIPT_PATH, script);
+  app.get(FAVICON_PATH, favicon);
   const scalarPage = Scalar<AppEnv>({
     url: '/openapi.json',
     cdn: SCALAR_SCRIPT_PATH,
