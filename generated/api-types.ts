@@ -606,6 +606,8 @@ export type components = {
             payment_reference: string | null;
             /** @description The id of the charge a refund gives back. */
             refund_of: number | null;
+            /** @description How the call of a charge or refund came, `http` (a request to this API) or `mcp` (a tool call of the MCP endpoint, `/mcp`); `null` for other entries. */
+            channel: ("http" | "mcp") | null;
             /**
              * Format: date-time
              * @description When the entry was made (UTC).

@@ -49,7 +49,7 @@ export interface DebitRequest {
   channel?: Channel;
 }
 
-/** How a call came: an HTTP request, or a tool call of the MCP endpoint. */
+/** How a call came: an HTTP request, or a tool call of the MCP endpoint (docs/product-rules.md R21.7). */
 export type Channel = 'http' | 'mcp';
 
 /**
@@ -246,7 +246,7 @@ export async function refundOnce(
 async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: string | null): Promise<Refund | null> {
   const [row] = await sql<{ amount: number; balance_after: number; endpoint: string }[]>`
     WITH charge AS (
-      SELECT id, account_id, key_id, endpoint, -amount AS credits, created_at FROM (${charge}) selected
+      SELECT id, account_id, key_id, endpoint, channel, -amount AS credits, created_at FROM (${charge}) selected
     ), credited AS (
       UPDATE accounts a
       SET balance = a.balance + charge.credits
@@ -276,6 +276,7 @@ async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: stri
         endpoint: sql`charge.endpoint`,
         request_id: requestId,
         refund_of: sql`charge.id`,
+        channel: sql`charge.channel`,
       },
       sql`charge, credited`,
     )}

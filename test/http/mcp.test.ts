@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/data/accounts.ts';
 import { revokeKeyOf } from '../../src/data/api-keys.ts';
+import { refund } from '../../src/data/billing.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
 import type { TestApi } from '../support/api.ts';
@@ -184,6 +185,24 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect([ok.length, refused.length]).toEqual([10, 15]);
     expect(await api.balanceOf(accountId)).toBe(0);
     expect(await api.ledgerSum(accountId)).toBe(0);
+  });
+
+  it("a tool call's charge is in the ledger with the channel mcp, an HTTP call's http; a refund keeps it", async () => {
+    const { key, accountId } = await api.newKey(100);
+    const client = await connect(key);
+    await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' });
+    await api.request('/api/v1/domain?domain=acme-outdoor.com', { key });
+    const ledger = await call(client, 'getAccountLedger', { limit: 2 });
+    expect(ledger.structuredContent.entries.map((e: any) => [e.kind, e.operation, e.amount, e.channel])).toEqual([
+      ['charge', 'getDomainSummary', -3, 'http'],
+      ['charge', 'getAdvertiserSummary', -3, 'mcp'],
+    ]);
+    // A refund keeps its charge's channel: the service fails the call after it was charged.
+    const [charge] = await api.db.sql<{ id: number }[]>`
+      SELECT id FROM ledger WHERE account_id = ${accountId} AND endpoint = 'getAdvertiserSummary'`;
+    await refund(api.db.sql, charge.id, 'refund-test-1');
+    const [given] = await api.db.sql<{ channel: string }[]>`SELECT channel FROM ledger WHERE refund_of = ${charge.id}`;
+    expect(given.channel).toBe('mcp');
   });
 
   it('GET and DELETE: 405, the endpoint is stateless and keeps no stream', async () => {
