@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/config.ts';
+import { mcpClientConfig } from '../../src/contract/mcp-config.ts';
 import { mcpTools } from '../../src/contract/mcp-tools.ts';
 import { spec } from '../support/contract.ts';
 
@@ -77,5 +81,15 @@ describe('the MCP tools equal their operations in openapi.yaml', () => {
     expect(name).toMatchObject({ type: 'string', maxLength: declared.maxLength });
     const from = tools.find((tool) => tool.name === 'getAccountUsage')!.inputSchema.properties.from;
     expect(from).toMatchObject({ pattern: '^[2-9][0-9]{3}-[0-9]{2}-[0-9]{2}$', maxLength: 10 });
+  });
+
+  it('docs/mcp.md shows the configuration the keys page shows and every tool with its price', () => {
+    const docs = fs.readFileSync(path.join(projectRoot, 'docs', 'mcp.md'), 'utf8');
+    expect(docs).toContain(`\`\`\`json\n${mcpClientConfig(new URL('http://localhost:3000'))}\n\`\`\``);
+    for (const tool of tools) {
+      const price = tool.operation.creditCost;
+      const priced = price === 0 ? 'free' : `${price} credit${price === 1 ? '' : 's'}`;
+      expect(docs).toMatch(new RegExp(`^\\| \`${tool.name}\` \\| [^|]+ \\| ${priced} \\|`, 'm'));
+    }
   });
 });
