@@ -5,11 +5,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/data/accounts.ts';
-import { revokeKeyOf } from '../../src/data/api-keys.ts';
+import { revokeKeyOf, setDailyCap } from '../../src/data/api-keys.ts';
 import { refund } from '../../src/data/billing.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
 import { DEMO } from '../../src/synthetic/generator.ts';
-import type { TestApi } from '../support/api.ts';
+import { createTestApi, type TestApi } from '../support/api.ts';
 import { createFixtureApi, NOW } from '../support/fixture.ts';
 
 /** A valid argument set for every tool, on the fixture's data, and what the HTTP call costs. */
@@ -161,6 +161,17 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect(await api.balanceOf(accountId)).toBe(50);
   });
 
+  it("the key's daily cap counts tool calls and HTTP calls together and refuses like over HTTP", async () => {
+    const { key, accountId, keyId } = await api.newKey(100);
+    await setDailyCap(api.db.sql, accountId, keyId, 6);
+    const client = await connect(key);
+    expect((await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' })).isError ?? false).toBe(false);
+    expect((await api.request('/api/v1/domain?domain=acme-outdoor.com', { key })).status).toBe(200);
+    const capped = await call(client, 'searchAdvertisers', { q: 'acme' });
+    expect(capped.structuredContent).toMatchObject({ error: 'daily_cap_reached', status: 403, credits_charged: 0 });
+    expect(await api.balanceOf(accountId)).toBe(94);
+  });
+
   it('an Idempotency-Key in _meta: the retry replays the answer and pays nothing again', async () => {
     const { key, accountId } = await api.newKey(100);
     const client = await connect(key);
@@ -232,3 +243,28 @@ function toolPath(name: string): string {
 function stringArgs(args: Record<string, string | number>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).map(([name, value]) => [name, String(value)]));
 }
+
+describe('the MCP endpoint under the per-key rate limit', () => {
+  it('tool calls and HTTP calls share one quota: over it, rate_limited as a tool error', async () => {
+    const api = await createTestApi({ rateLimit: { requests: 3, windowSeconds: 60 } });
+    const listening = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
+    try {
+      const { key } = await api.newKey(100);
+      const url = new URL(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`);
+      const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+      const headers = { Authorization: `Bearer ${key}` };
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      expect((await api.request('/api/v1/account', { key })).status).toBe(200);
+      const results = [];
+      for (let i = 0; i < 3; i++)
+        results.push((await client.callTool({ name: 'getAccount', arguments: {} })) as Result);
+      expect(results.map((result) => result.structuredContent.error ?? 'ok')).toEqual(['ok', 'ok', 'rate_limited']);
+      expect(results[2].structuredContent).toMatchObject({ status: 429, credits_charged: 0 });
+      await client.close();
+    } finally {
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+      await api.close();
+    }
+  });
+});
