@@ -554,6 +554,8 @@ export type components = {
                 /** @description The operations called that day, in operationId order. */
                 operations: ({
                     operation: components["schemas"]["OperationId"];
+                    /** @description Of the calls, those made as tool calls of the MCP endpoint (`/mcp`); the rest came over HTTP. */
+                    mcp_calls: components["schemas"]["Count"];
                 } & components["schemas"]["UsageCounts"])[];
             }[];
             /** @description The account's active keys that have a daily cap, newest first; empty when none has. */

@@ -497,8 +497,14 @@ const AccountUsageSchema = z
             operations: z
               .array(
                 z
-                  .object({ operation: OperationIdSchema })
-                  .openapi({ required: ['operation'] })
+                  .object({
+                    operation: OperationIdSchema,
+                    mcp_calls: CountSchema.openapi({
+                      description:
+                        'Of the calls, those made as tool calls of the MCP endpoint (`/mcp`); the rest came over HTTP.',
+                    }),
+                  })
+                  .openapi({ required: ['operation', 'mcp_calls'] })
                   .and(UsageCountsSchema),
               )
               .max(64)
@@ -2562,8 +2568,15 @@ export const getApiV1AccountUsageRoute = createRoute({
                         calls: 2,
                         refunded_calls: 0,
                         credits: 6,
+                        mcp_calls: 1,
                       },
-                      { operation: 'getDomainSummary', calls: 1, refunded_calls: 1, credits: 0 },
+                      {
+                        operation: 'getDomainSummary',
+                        calls: 1,
+                        refunded_calls: 1,
+                        credits: 0,
+                        mcp_calls: 0,
+                      },
                     ],
                   },
                 ],

@@ -198,7 +198,7 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect(await api.ledgerSum(accountId)).toBe(0);
   });
 
-  it("a tool call's charge is in the ledger with the channel mcp, an HTTP call's http; a refund keeps it", async () => {
+  it("a tool call's charge is in the ledger with the channel mcp, an HTTP call's http, and in the usage", async () => {
     const { key, accountId } = await api.newKey(100);
     const client = await connect(key);
     await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' });
@@ -207,6 +207,17 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect(ledger.structuredContent.entries.map((e: any) => [e.kind, e.operation, e.amount, e.channel])).toEqual([
       ['charge', 'getDomainSummary', -3, 'http'],
       ['charge', 'getAdvertiserSummary', -3, 'mcp'],
+    ]);
+    // The usage counts, of each operation's calls, those made as tool calls.
+    // The day the database wrote the charges on (the app's own clock is the fixture's).
+    const [{ today }] = await api.db.sql<
+      { today: string }[]
+    >`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS today`;
+    const usage = await call(client, 'getAccountUsage', { from: today, to: today });
+    const operations = usage.structuredContent.days.at(-1).operations;
+    expect(operations.filter((o: any) => o.operation.startsWith('get'))).toEqual([
+      { operation: 'getAdvertiserSummary', calls: 1, refunded_calls: 0, credits: 3, mcp_calls: 1 },
+      { operation: 'getDomainSummary', calls: 1, refunded_calls: 0, credits: 3, mcp_calls: 0 },
     ]);
     // A refund keeps its charge's channel: the service fails the call after it was charged.
     const [charge] = await api.db.sql<{ id: number }[]>`
