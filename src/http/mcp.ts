@@ -26,10 +26,10 @@ const PASSED_ON = ['authorization', apiKeyHeader.toLowerCase()];
 /**
  * The MCP endpoint (docs/product-rules.md §21, R21.1–R21.5): the Model Context Protocol over
  * Streamable HTTP, stateless (a new server and transport per POST, no session), so any process
- * of the service answers any request and nothing is kept between them. Each tool call is a request to the app
- * itself (`app.request`) with the caller's key: the same edge, billing, refunds, caps, rate limit
- * and sandbox as the HTTP call, marked with the channel `mcp` (`c.env.channel`, which no outside
- * request can set) so that its ledger rows say so.
+ * of the service answers any request and nothing is kept between them. Each tool call is a
+ * request to the app itself (`app.request`) with the caller's key: the same edge, billing,
+ * refunds, caps, rate limit and sandbox as the HTTP call, marked with the channel `mcp`
+ * (`c.env.channel`, which no outside request can set) so that its ledger rows say so (R21.7).
  */
 export function mcpEndpoint(app: Hono<AppEnv>, tools: readonly McpTool[]) {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));

@@ -121,6 +121,7 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect(missing.structuredContent).toMatchObject({ error: 'missing_name', credits_charged: 0 });
     const unknown = await call(client, 'getAdvertiserSummary', { name: 'Acme', nam: 'x' });
     expect(unknown.structuredContent).toMatchObject({ error: 'invalid_arguments', credits_charged: 0 });
+    await expect(call(client, 'getNothing', {})).rejects.toThrow(/Unknown tool: getNothing/);
     expect(await api.balanceOf(accountId)).toBe(100);
   });
 
