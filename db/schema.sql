@@ -193,8 +193,9 @@ BEGIN
       END IF;
     ELSIF v_price > 0 AND NOT capped AND v_balance >= v_price THEN
       v_balance := v_balance - v_price;
-      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
-      VALUES (v_caller.account_id, v_caller.id, 'charge', -v_price, v_balance, v_call ->> 'endpoint', v_call ->> 'request_id')
+      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, channel)
+      VALUES (v_caller.account_id, v_caller.id, 'charge', -v_price, v_balance, v_call ->> 'endpoint',
+              v_call ->> 'request_id', coalesce(v_call ->> 'channel', 'http'))
       RETURNING id INTO charge_id;
       INSERT INTO undelivered_charges (charge_id, call_id, run_id, account_id, idempotency_key)
       VALUES (charge_id, (v_call ->> 'call_id')::uuid, (v_call ->> 'run_id')::uuid, v_caller.account_id, v_call ->> 'idempotency_key');
@@ -948,8 +949,10 @@ CREATE TABLE public.ledger (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     reversal_of bigint,
     owed bigint,
+    channel text DEFAULT 'http'::text NOT NULL COLLATE pg_catalog."C",
     CONSTRAINT ledger_amount_sign CHECK ((((kind = 'charge'::text) AND (amount < 0)) OR ((kind = ANY (ARRAY['grant'::text, 'purchase'::text, 'refund'::text])) AND (amount > 0)) OR ((kind = 'reversal'::text) AND (amount <= 0)))),
     CONSTRAINT ledger_balance_after_check CHECK ((balance_after >= 0)),
+    CONSTRAINT ledger_channel_check CHECK ((channel = ANY (ARRAY['http'::text, 'mcp'::text]))),
     CONSTRAINT ledger_kinds CHECK ((kind = ANY (ARRAY['grant'::text, 'purchase'::text, 'charge'::text, 'refund'::text, 'reversal'::text]))),
     CONSTRAINT ledger_owed_check CHECK (((owed IS NULL) OR (owed >= 0))),
     CONSTRAINT ledger_purchase_reference CHECK (((kind = 'purchase'::text) = (payment_reference IS NOT NULL))),

@@ -554,6 +554,8 @@ export type components = {
                 /** @description The operations called that day, in operationId order. */
                 operations: ({
                     operation: components["schemas"]["OperationId"];
+                    /** @description Of the calls, those made as tool calls of the MCP endpoint (`/mcp`); the rest came over HTTP. */
+                    mcp_calls: components["schemas"]["Count"];
                 } & components["schemas"]["UsageCounts"])[];
             }[];
             /** @description The account's active keys that have a daily cap, newest first; empty when none has. */
@@ -606,6 +608,8 @@ export type components = {
             payment_reference: string | null;
             /** @description The id of the charge a refund gives back. */
             refund_of: number | null;
+            /** @description How the call of a charge or refund came, `http` (a request to this API) or `mcp` (a tool call of the MCP endpoint, `/mcp`); `null` for other entries. */
+            channel: ("http" | "mcp") | null;
             /**
              * Format: date-time
              * @description When the entry was made (UTC).

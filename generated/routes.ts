@@ -497,8 +497,14 @@ const AccountUsageSchema = z
             operations: z
               .array(
                 z
-                  .object({ operation: OperationIdSchema })
-                  .openapi({ required: ['operation'] })
+                  .object({
+                    operation: OperationIdSchema,
+                    mcp_calls: CountSchema.openapi({
+                      description:
+                        'Of the calls, those made as tool calls of the MCP endpoint (`/mcp`); the rest came over HTTP.',
+                    }),
+                  })
+                  .openapi({ required: ['operation', 'mcp_calls'] })
                   .and(UsageCountsSchema),
               )
               .max(64)
@@ -592,6 +598,12 @@ const LedgerEntrySchema = z
       .max(9007199254740991)
       .nullable()
       .openapi({ description: 'The id of the charge a refund gives back.' }),
+    channel: z
+      .union([z.enum(['http', 'mcp']), z.null().nullable()])
+      .openapi({
+        description:
+          'How the call of a charge or refund came, `http` (a request to this API) or `mcp` (a tool call of the MCP endpoint, `/mcp`); `null` for other entries.',
+      }),
     created_at: z.iso.datetime().max(30).openapi({ description: 'When the entry was made (UTC).' }),
   })
   .openapi({
@@ -605,6 +617,7 @@ const LedgerEntrySchema = z
       'request_id',
       'payment_reference',
       'refund_of',
+      'channel',
       'created_at',
     ],
   })
@@ -2555,8 +2568,15 @@ export const getApiV1AccountUsageRoute = createRoute({
                         calls: 2,
                         refunded_calls: 0,
                         credits: 6,
+                        mcp_calls: 1,
                       },
-                      { operation: 'getDomainSummary', calls: 1, refunded_calls: 1, credits: 0 },
+                      {
+                        operation: 'getDomainSummary',
+                        calls: 1,
+                        refunded_calls: 1,
+                        credits: 0,
+                        mcp_calls: 0,
+                      },
                     ],
                   },
                 ],
@@ -2625,6 +2645,7 @@ export const getApiV1AccountLedgerRoute = createRoute({
                     request_id: '9f0c1a52-6b1e-4f6e-9d43-0c6f4a1e2b77',
                     payment_reference: null,
                     refund_of: 1041,
+                    channel: 'http',
                     created_at: '2026-11-23T10:15:02.112Z',
                   },
                   {
@@ -2637,6 +2658,7 @@ export const getApiV1AccountLedgerRoute = createRoute({
                     request_id: '9f0c1a52-6b1e-4f6e-9d43-0c6f4a1e2b77',
                     payment_reference: null,
                     refund_of: null,
+                    channel: 'http',
                     created_at: '2026-11-23T10:15:01.980Z',
                   },
                 ],

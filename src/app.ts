@@ -3,6 +3,7 @@ import type { Billing } from './billing/billing.ts';
 import { PaidCalls } from './billing/paid-call.ts';
 import { KeyRateLimit, type RateLimitPolicy } from './billing/rate-limit.ts';
 import type { HttpLimits, OperatorSettings } from './config.ts';
+import { mcpTools } from './contract/mcp-tools.ts';
 import { type ContractOperation, contractOperations } from './contract/operations.ts';
 import type { Sql } from './data/client.ts';
 import type { ReadReplicas } from './data/read-replicas.ts';
@@ -14,6 +15,7 @@ import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
 import { onError, onNotFound } from './http/error-response.ts';
 import { headAnswersLikeGet } from './http/head-requests.ts';
+import { mcpEndpoint } from './http/mcp.ts';
 import { observeRequests } from './http/observability.ts';
 import { validParameters } from './http/parameters.ts';
 import { steadyRefusals } from './http/refusal-timing.ts';
@@ -139,6 +141,10 @@ export function createAppRouting(
   registerGetReadiness(app, { sql, reads, readinessTimeoutMs });
   registerGetMetrics(app, { metrics });
   registerContractDocuments(app, { operator, publicUrl: web.publicUrl });
+  // The same operations as tools for AI agents, billed through the same edge (docs/product-rules.md §21).
+  app.use('/mcp', authentication);
+  // The contract's operations only: a table with the benchmark's floor has no tool for it.
+  app.all('/mcp', mcpEndpoint(app, mcpTools()));
   app.route('/account', createAccountPages({ sql, now, payments, operator, ...web }));
   if (payments) app.route('/webhooks', createStripeWebhooks(payments));
   return app;

@@ -3,8 +3,9 @@
 -- the live calls that pass (a `charge` row in the ledger, written here and not through
 -- src/data/ledger-entries.ts, so that the key check and the charge are one statement), and
 -- returns one row per call found valid. A call is a JSON object: key_hash (hex), price, endpoint,
--- request_id, call_id, run_id; idempotency_key, `sandbox` (a test key's call, free) and
--- rate_limit ({quota, window_seconds}) when they apply. Every key's spend of the day is counted
+-- request_id, call_id, run_id; idempotency_key, `sandbox` (a test key's call, free),
+-- rate_limit ({quota, window_seconds}) and channel ('mcp': a tool call of the MCP endpoint; 'http'
+-- when absent) when they apply. Every key's spend of the day is counted
 -- on its row, a test key's at what its calls would cost.
 CREATE OR REPLACE FUNCTION debit_credits(p_calls jsonb)
 RETURNS TABLE (
@@ -121,8 +122,9 @@ BEGIN
       END IF;
     ELSIF v_price > 0 AND NOT capped AND v_balance >= v_price THEN
       v_balance := v_balance - v_price;
-      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id)
-      VALUES (v_caller.account_id, v_caller.id, 'charge', -v_price, v_balance, v_call ->> 'endpoint', v_call ->> 'request_id')
+      INSERT INTO ledger (account_id, key_id, kind, amount, balance_after, endpoint, request_id, channel)
+      VALUES (v_caller.account_id, v_caller.id, 'charge', -v_price, v_balance, v_call ->> 'endpoint',
+              v_call ->> 'request_id', coalesce(v_call ->> 'channel', 'http'))
       RETURNING id INTO charge_id;
       INSERT INTO undelivered_charges (charge_id, call_id, run_id, account_id, idempotency_key)
       VALUES (charge_id, (v_call ->> 'call_id')::uuid, (v_call ->> 'run_id')::uuid, v_caller.account_id, v_call ->> 'idempotency_key');

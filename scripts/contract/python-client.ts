@@ -55,6 +55,23 @@ export async function runPythonClient(
 }
 
 /**
+ * The MCP endpoint through the MCP Python SDK (`mcp` from PyPI), a client independent of the
+ * TypeScript SDK the tests use (docs/product-rules.md R21.3, R21.4): test/clients/python/check_mcp.py.
+ */
+export async function runPythonMcpClient(python: PythonEnv, baseUrl: string, keys: FuzzKeys): Promise<boolean> {
+  const result = await run(
+    python.bin('python'),
+    [path.join(projectRoot, 'test', 'clients', 'python', 'check_mcp.py')],
+    {
+      cwd: projectRoot,
+      env: python.env({ ALK_BASE_URL: baseUrl, ALK_FUZZ_KEYS: JSON.stringify(keys) }),
+    },
+  );
+  process.stdout.write(result.output);
+  return result.code === 0;
+}
+
+/**
  * Asynchronous on purpose: this process also relays the service's database connections
  * (db-proxy.ts), so blocking its event loop would stall the service the client is calling.
  */

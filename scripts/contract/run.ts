@@ -14,7 +14,8 @@
  *     service, and 429 on a second service process on the same database with a quota of 3
  *     requests per key and minute.
  *  7. 500 and 503 by fault injection, 414 and 431 by over-long requests, on the same live service.
- *  8. The Python client generated from openapi.yaml calls every operation.
+ *  8. The Python client generated from openapi.yaml calls every operation; the MCP Python SDK
+ *     calls the tools of /mcp.
  *  9. The coverage report: every documented status (and error code, and reason for 401) of every
  *     operation was produced (test-results/contract/coverage.md).
  *
@@ -33,7 +34,7 @@ import { produceServerErrors } from './faults.ts';
 import { checkBilling, lastLedgerId, ledgerProblems } from './invariants.ts';
 import { prepareKeys } from './keys.ts';
 import { produceLimitRefusals } from './limits.ts';
-import { generatePythonClient, pythonClientDir, runPythonClient } from './python-client.ts';
+import { generatePythonClient, pythonClientDir, runPythonClient, runPythonMcpClient } from './python-client.ts';
 import { ensurePythonEnv } from './python-env.ts';
 import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
 import { runSchemathesis } from './schemathesis.ts';
@@ -135,6 +136,10 @@ try {
   failures.push(...generated.problems);
   if (generated.problems.length === 0 && !(await runPythonClient(python, generated.packageDir, service.url, keys))) {
     failures.push('the generated Python client failed against the live service (see above)');
+  }
+  log('MCP: the Python SDK (mcp from PyPI) lists the tools of /mcp and calls them with the prepared keys');
+  if (!(await runPythonMcpClient(python, service.url, keys))) {
+    failures.push('the MCP Python SDK failed against /mcp (see above)');
   }
 
   const coverage = buildCoverage(

@@ -18,7 +18,8 @@ export interface UsageCounts {
 /** One UTC day's counts, and each operation's that day in operation order. */
 export interface UsageDay extends UsageCounts {
   day: string;
-  operations: (UsageCounts & { operation: string })[];
+  /** `mcpCalls`: of the operation's calls, the tool calls of the MCP endpoint. */
+  operations: (UsageCounts & { operation: string; mcpCalls: number })[];
 }
 
 function add(sum: UsageCounts, counts: UsageCounts): void {
@@ -40,7 +41,7 @@ export function usageDays(rows: UsageRow[], from: string, to: string): { days: U
     const day = days.get(row.day);
     if (day === undefined) continue;
     const counts = { calls: row.calls, refundedCalls: row.refundedCalls, credits: row.credits };
-    day.operations.push({ operation: row.operation, ...counts });
+    day.operations.push({ operation: row.operation, ...counts, mcpCalls: row.mcpCalls });
     add(day, counts);
     add(total, counts);
   }

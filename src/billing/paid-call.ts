@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiError, dailyCapReached, insufficientCredits, rateLimited, unauthorized } from '../contract/errors.ts';
-import type { Caller, DebitResult } from '../data/billing.ts';
+import type { Caller, Channel, DebitResult } from '../data/billing.ts';
 import type { Sql } from '../data/client.ts';
 import { isOutcomeUnknown } from '../data/errors.ts';
 import type { Claim, StoredResponse } from '../data/idempotency.ts';
@@ -25,6 +25,8 @@ export interface CallStart {
   /** A test key: free calls on the sandbox's data (docs/product-rules.md §17). */
   sandbox: boolean;
   requestId: string;
+  /** How the call came (an HTTP request or an MCP tool call); its charge records it. */
+  channel: Channel;
 }
 
 /** What the call asks, once its parameters are valid: the same ask under one Idempotency-Key replays. */
@@ -106,7 +108,7 @@ export class PaidCall {
    * before the handler runs its query. Throws only what the database threw (a fault: 500, 503).
    */
   async pay(ask: CallAsk): Promise<Payment> {
-    const { operationId, price, keyHash, sandbox, requestId } = this.start;
+    const { operationId, price, keyHash, sandbox, requestId, channel } = this.start;
     const { rateLimit, now } = this.options;
     let credits: Credits | undefined;
     let quota: Quota | undefined;
@@ -142,6 +144,7 @@ export class PaidCall {
         callId: this.#callId,
         ...(this.#claim !== null && { idempotencyKey: this.#claim.key }),
         ...(sandbox && { sandbox: true }),
+        ...(channel === 'mcp' && { channel }),
         // Counted by the debit statement itself, after the key and before the cap and the balance.
         ...(rateLimit && { rateLimit: rateLimit.debitLimit }),
       });

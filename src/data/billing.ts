@@ -45,7 +45,12 @@ export interface DebitRequest {
   sandbox?: boolean;
   /** Count the call in its key's rate-limit window, refusing it over `quota` (00015_shared-limits). */
   rateLimit?: { quota: number; windowSeconds: number };
+  /** How the call came: `mcp` for a tool call of the MCP endpoint, recorded on its charge; `http` when absent. */
+  channel?: Channel;
 }
+
+/** How a call came: an HTTP request, or a tool call of the MCP endpoint (docs/product-rules.md R21.7). */
+export type Channel = 'http' | 'mcp';
 
 /**
  * Checks the keys and debits every call, in order, each with its own ledger row, in ONE statement
@@ -108,7 +113,7 @@ export async function debitCalls(sql: Sql, calls: readonly DebitRequest[]): Prom
 
 /** A call as `debit_credits` (db/functions/debit_credits.sql) takes it. */
 function debitCall(call: DebitRequest) {
-  const { keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox, rateLimit } = call;
+  const { keyHash, price, endpoint, requestId, callId, runId, idempotencyKey, sandbox, rateLimit, channel } = call;
   return {
     key_hash: keyHash.toString('hex'),
     price,
@@ -118,6 +123,7 @@ function debitCall(call: DebitRequest) {
     run_id: runId,
     ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
     ...(sandbox === true && { sandbox: true }),
+    ...(channel === 'mcp' && { channel }),
     ...(rateLimit !== undefined && { rate_limit: { quota: rateLimit.quota, window_seconds: rateLimit.windowSeconds } }),
   };
 }
@@ -240,7 +246,7 @@ export async function refundOnce(
 async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: string | null): Promise<Refund | null> {
   const [row] = await sql<{ amount: number; balance_after: number; endpoint: string }[]>`
     WITH charge AS (
-      SELECT id, account_id, key_id, endpoint, -amount AS credits, created_at FROM (${charge}) selected
+      SELECT id, account_id, key_id, endpoint, channel, -amount AS credits, created_at FROM (${charge}) selected
     ), credited AS (
       UPDATE accounts a
       SET balance = a.balance + charge.credits
@@ -270,6 +276,7 @@ async function refundCharge(sql: Sql, charge: postgres.Fragment, requestId: stri
         endpoint: sql`charge.endpoint`,
         request_id: requestId,
         refund_of: sql`charge.id`,
+        channel: sql`charge.channel`,
       },
       sql`charge, credited`,
     )}

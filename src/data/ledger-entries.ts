@@ -19,6 +19,8 @@ interface EntryOf {
     endpoint: Value;
     request_id: Value;
     refund_of: Value;
+    /** The charge's channel (http or mcp): a refund came the way its call did. */
+    channel: Value;
   };
   /** Credits of a refunded or disputed purchase taken back, and what the balance could not cover. */
   reversal: {

@@ -21,6 +21,8 @@ export interface LedgerRow {
   paymentReference: string | null;
   /** The ledger row a refund returns. */
   refundOf: number | null;
+  /** How the call of a charge or refund came (http or mcp); null for other entries. */
+  channel: 'http' | 'mcp' | null;
   /** A reversal's purchase: the payment refunded or disputed. */
   reversedPayment: string | null;
   /** A reversal's credits the balance could not cover (migrations/00009_credit-purchases). */
@@ -78,13 +80,14 @@ export async function ledgerPage(
       request_id: string | null;
       payment_reference: string | null;
       refund_of: number | null;
+      channel: 'http' | 'mcp';
       reversed_payment: string | null;
       owed: number | null;
       created_at: Date;
     }[]
   >`
     SELECT l.id, l.kind, l.amount, l.balance_after, l.key_id, k.display_prefix AS key_prefix, k.name AS key_name,
-           l.endpoint, l.request_id, l.payment_reference, l.refund_of,
+           l.endpoint, l.request_id, l.payment_reference, l.refund_of, l.channel,
            reversed.payment_reference AS reversed_payment, l.owed, l.created_at
     FROM ledger l
     LEFT JOIN api_keys k ON k.id = l.key_id
@@ -123,6 +126,8 @@ export async function ledgerPage(
       requestId: row.request_id,
       paymentReference: row.payment_reference,
       refundOf: row.refund_of,
+      // A charge's or refund's only: how its call came (docs/product-rules.md R21.7).
+      channel: row.kind === 'charge' || row.kind === 'refund' ? row.channel : null,
       reversedPayment: row.reversed_payment,
       owed: row.owed,
       createdAt: row.created_at,

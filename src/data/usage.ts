@@ -12,6 +12,8 @@ export interface UsageRow {
   refundedCalls: number;
   /** Credits spent: the charges less their refunds. */
   credits: number;
+  /** Of the calls, those made as tool calls of the MCP endpoint (docs/product-rules.md R21.7). */
+  mcpCalls: number;
 }
 
 /**
@@ -27,12 +29,15 @@ export async function usageByDay(
   /** One of the account's keys only; every key when absent. */
   keyId?: number,
 ): Promise<UsageRow[]> {
-  const rows = await sql<{ day: string; operation: string; calls: number; refunded_calls: number; credits: number }[]>`
+  const rows = await sql<
+    { day: string; operation: string; calls: number; refunded_calls: number; credits: number; mcp_calls: number }[]
+  >`
     SELECT to_char(charge.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
            charge.endpoint AS operation,
            count(*)::bigint AS calls,
            count(refund.id)::bigint AS refunded_calls,
-           (sum(-charge.amount) - coalesce(sum(refund.amount), 0))::bigint AS credits
+           (sum(-charge.amount) - coalesce(sum(refund.amount), 0))::bigint AS credits,
+           count(*) FILTER (WHERE charge.channel = 'mcp')::bigint AS mcp_calls
     FROM ledger charge
     LEFT JOIN ledger refund ON refund.refund_of = charge.id
     WHERE charge.account_id = ${accountId}
@@ -48,5 +53,6 @@ export async function usageByDay(
     calls: row.calls,
     refundedCalls: row.refunded_calls,
     credits: row.credits,
+    mcpCalls: row.mcp_calls,
   }));
 }

@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { Credits } from '../billing/credits.ts';
 import type { Quota } from '../billing/rate-limit.ts';
 import type { ApiError } from '../contract/errors.ts';
 import type { ContractOperation } from '../contract/operations.ts';
-import type { Caller } from '../data/billing.ts';
+import type { Caller, Channel } from '../data/billing.ts';
 
 /** What the parameter rules made of a request (docs/product-rules.md §3). */
 export interface Parameters {
@@ -51,6 +52,15 @@ export interface AppEnv {
     /** A billing step after the answer failed (an Idempotency-Key claim not settled); the answer stands. */
     billingFault: unknown;
   };
+}
+
+/**
+ * How a request came. The environment `app.fetch` is given beside the request is the HTTP
+ * server's own objects for a request from outside, and `{ channel: 'mcp' }` for a tool call of the
+ * MCP endpoint (http/mcp.ts), which no request from outside can set.
+ */
+export function channelOf(c: Context<AppEnv>): Channel {
+  return (c.env as { channel?: unknown } | undefined)?.channel === 'mcp' ? 'mcp' : 'http';
 }
 
 /** The application: the contract's operations behind the HTTP edge and billing. */

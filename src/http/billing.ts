@@ -4,7 +4,7 @@ import type { PaidCall, PaidCalls } from '../billing/paid-call.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { StoredResponse } from '../data/idempotency.ts';
 import { setAnswerHeader } from './answer-headers.ts';
-import type { AppEnv } from './app-env.ts';
+import { type AppEnv, channelOf } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
 import { asApiError, errorResponse, onError } from './error-response.ts';
 
@@ -31,6 +31,7 @@ export const billing = (calls: PaidCalls) =>
       keyHash: c.get('apiKeyHash'),
       sandbox: c.get('sandbox'),
       requestId: c.get('requestId'),
+      channel: channelOf(c),
     });
 
     const refusal = c.get('refusal');

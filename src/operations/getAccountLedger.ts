@@ -25,6 +25,7 @@ export function registerGetAccountLedger(app: App, { sql }: { sql: Sql }) {
           request_id: row.requestId,
           payment_reference: row.paymentReference,
           refund_of: row.refundOf,
+          channel: row.channel,
           created_at: row.createdAt.toISOString(),
         })),
         next_cursor: page.more && last ? ledgerCursor(last.id) : null,

@@ -26,7 +26,11 @@ export function registerGetAccountUsage(app: App, { sql }: { sql: Sql }) {
     const days = usage.days.map((day) => ({
       day: day.day,
       ...countsJson(day),
-      operations: day.operations.map((counts) => ({ operation: counts.operation, ...countsJson(counts) })),
+      operations: day.operations.map((counts) => ({
+        operation: counts.operation,
+        ...countsJson(counts),
+        mcp_calls: counts.mcpCalls,
+      })),
     }));
     const daily_caps = cappedKeys(await keysOf(sql, c.get('caller').accountId), { sandbox }).map((key) => ({
       key_prefix: key.displayPrefix,

@@ -15,7 +15,7 @@ import type { Web, WebDependencies } from './web-env.ts';
 export function registerDashboardPages(web: Web, deps: WebDependencies) {
   const { sql, now, payments, operator, webhooks } = deps;
   registerOverview(web, { sql, now, payments, operator });
-  registerKeys(web, { sql });
+  registerKeys(web, { sql, publicUrl: deps.publicUrl });
   registerLedger(web, { sql, now });
   registerCredits(web, { sql, payments, operator });
   registerAlerts(web, { sql, webhooks });

@@ -12,6 +12,7 @@ import {
   setDailyCap,
 } from '../accounts/keys.ts';
 import { isTestApiKey } from '../contract/api-key.ts';
+import { KEY_PLACEHOLDER, mcpClientConfig } from '../contract/mcp-config.ts';
 import type { Sql } from '../data/client.ts';
 import { putNewKeyFlash, takeNewKeyFlash } from '../data/new-key-flashes.ts';
 import { formatCredits, formatNumber, formatTime } from './format.ts';
@@ -160,6 +161,26 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
   );
 }
 
+/**
+ * How to use a key from an AI agent: the MCP client configuration with the service's `/mcp`
+ * (docs/product-rules.md R21.6), beside the keys it needs; never a key itself.
+ */
+function McpSection({ publicUrl }: { publicUrl: URL }) {
+  return (
+    <section class="card" aria-labelledby="mcp-title">
+      <h2 id="mcp-title">Use a key from an AI agent (MCP)</h2>
+      <p>
+        AI assistants that speak the Model Context Protocol call this API as tools, with the same key and at the same
+        prices as your HTTP calls. Paste this into the configuration of your MCP client, with one of your keys instead
+        of <code>{KEY_PLACEHOLDER}</code>. With a test key every tool call is free, on the sandbox's data.
+      </p>
+      <pre class="key" data-testid="mcp-config">
+        {mcpClientConfig(publicUrl)}
+      </pre>
+    </section>
+  );
+}
+
 function KeysPage(props: {
   session: Session;
   keys: ApiKey[];
@@ -170,8 +191,9 @@ function KeysPage(props: {
   capped?: string;
   problem?: string;
   name?: string;
+  publicUrl: URL;
 }) {
-  const { session, keys, created, shownAlready, revoked, capped, problem, name = '' } = props;
+  const { session, keys, created, shownAlready, revoked, capped, problem, name = '', publicUrl } = props;
   return (
     <Page
       title="API keys"
@@ -251,6 +273,7 @@ function KeysPage(props: {
         <h2>Your keys</h2>
         <KeyTable keys={keys} />
       </section>
+      <McpSection publicUrl={publicUrl} />
     </Page>
   );
 }
@@ -265,7 +288,7 @@ const NEW_KEY_PATH = '/account/keys/new';
  * session, read once (R12.30): never in a URL, and a reload shows it no more instead of making
  * another key.
  */
-export function registerKeys(web: Web, { sql }: { sql: Sql }) {
+export function registerKeys(web: Web, { sql, publicUrl }: { sql: Sql; publicUrl: () => URL }) {
   web.get('/keys', requireSession, async (c) => {
     const session = c.get('session')!;
     const revoked = c.req.query('revoked');
@@ -275,6 +298,7 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
       capped && /^[0-9]{1,15}$/.test(capped) ? keys.find((key) => key.id === Number(capped)) : undefined;
     return c.html(
       <KeysPage
+        publicUrl={publicUrl()}
         session={session}
         keys={keys}
         revoked={revoked && /^alk_(?:test_)?[0-9A-Za-z]{8}$/.test(revoked) ? revoked : undefined}
@@ -290,7 +314,10 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
     const problem = keyNameProblem(name);
     if (problem !== null) {
       const keys = await keysOf(sql, session.accountId);
-      return c.html(<KeysPage session={session} keys={keys} problem={problem} name={name} />, 400);
+      return c.html(
+        <KeysPage publicUrl={publicUrl()} session={session} keys={keys} problem={problem} name={name} />,
+        400,
+      );
     }
     const created = await createApiKey(sql, session.accountId, { name, test });
     await putNewKeyFlash(
@@ -307,9 +334,11 @@ export function registerKeys(web: Web, { sql }: { sql: Sql }) {
     const plaintext = flash && openNewKey(session.flashKey, flash.sealed);
     const keys = await keysOf(sql, session.accountId);
     const key = flash && keys.find((listed) => listed.id === flash.keyId);
-    if (!flash || !plaintext || !key) return c.html(<KeysPage session={session} keys={keys} shownAlready />);
+    if (!flash || !plaintext || !key)
+      return c.html(<KeysPage publicUrl={publicUrl()} session={session} keys={keys} shownAlready />);
     return c.html(
       <KeysPage
+        publicUrl={publicUrl()}
         session={session}
         keys={keys}
         created={{

@@ -42,11 +42,16 @@ describe('GET /api/v1/account/ledger', () => {
       ['charge', -3, 197],
       ['grant', 200, 200],
     ]);
-    expect(body.entries[0]).toMatchObject({ payment_reference: 'ledger-test-payment', key_prefix: null });
+    expect(body.entries[0]).toMatchObject({
+      payment_reference: 'ledger-test-payment',
+      key_prefix: null,
+      channel: null,
+    });
     expect(body.entries[1]).toMatchObject({
       operation: 'getAdvertiserSummary',
       request_id: 'req-12345678',
       refund_of: null,
+      channel: 'http',
       key_prefix: key.slice(0, 12),
     });
     expect(await api.ledgerSum(accountId)).toBe(247);

@@ -59,8 +59,8 @@ describe('GET /api/v1/account/usage', () => {
           refunded_calls: 1,
           credits: 6,
           operations: [
-            { operation: 'getAdvertiserSummary', calls: 2, refunded_calls: 0, credits: 6 },
-            { operation: 'getDomainSummary', calls: 1, refunded_calls: 1, credits: 0 },
+            { operation: 'getAdvertiserSummary', calls: 2, refunded_calls: 0, credits: 6, mcp_calls: 0 },
+            { operation: 'getDomainSummary', calls: 1, refunded_calls: 1, credits: 0, mcp_calls: 0 },
           ],
         },
       ],

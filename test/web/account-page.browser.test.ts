@@ -153,6 +153,10 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     const listed = await page.getByTestId('keys').textContent();
     expect(listed).toContain('reporting script');
     expect(listed).not.toContain('never');
+    // Beside the keys, what to paste into an MCP client: this service's /mcp, a placeholder for the key.
+    const mcpConfig = JSON.parse((await page.getByTestId('mcp-config').textContent()) ?? '');
+    expect(mcpConfig.mcpServers['advertiser-lookup'].url).toBe(`${service.url}/mcp`);
+    await shot(page, 'desktop-7a-keys-with-mcp-config');
 
     const navigation = await page.goto(`${service.url}/account?days=30`);
     expect(navigation?.status()).toBe(200);

@@ -183,4 +183,24 @@ describe('the API keys page', () => {
     }
     expect((await browser.post('/account/keys', { name: 'x' })).status).toBe(403);
   });
+
+  const mcpTestName =
+    'the keys page shows the MCP client configuration: the service’s /mcp and a placeholder, never a key';
+  it(mcpTestName, async () => {
+    const browser = await page.signedIn('agent@example.com');
+    const { key } = await createKey(browser, 'assistant');
+    const keysPage = await browser.get('/account/keys');
+    const shown = /<pre class="key" data-testid="mcp-config">([^<]*)<\/pre>/.exec(keysPage.text)?.[1];
+    const config = JSON.parse((shown ?? '').replaceAll('&quot;', '"'));
+    expect(config).toEqual({
+      mcpServers: {
+        'advertiser-lookup': {
+          type: 'http',
+          url: 'http://localhost/mcp',
+          headers: { Authorization: 'Bearer YOUR_API_KEY' },
+        },
+      },
+    });
+    expect(keysPage.text).not.toContain(key.slice(12));
+  });
 });
