@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { spec } from '../support/contract.ts';
+import { followRef, spec } from '../support/contract.ts';
 
 /**
  * The gate between the service and its contract: the OpenAPI document the running app builds from
@@ -28,15 +28,7 @@ const STRUCTURAL = [
   'oneOf',
 ];
 
-function deref(document: any, node: any): any {
-  while (node && typeof node.$ref === 'string') {
-    node = node.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((at: any, part: string) => at[part.replace(/~1/g, '/')], document);
-  }
-  return node;
-}
+const deref = (document: any, node: any): any => followRef(node, document);
 
 /** A schema reduced to its structural keywords, with every equivalent spelling made one. */
 function reduceSchema(document: any, schema: any): any {

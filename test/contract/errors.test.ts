@@ -13,7 +13,7 @@ import {
   statusOf,
 } from '../../src/contract/errors.ts';
 import type { OpenAPIV31 } from '../../src/contract/openapi-types.ts';
-import { spec } from '../support/contract.ts';
+import { followRef, spec } from '../support/contract.ts';
 
 /**
  * The error codes and their statuses are the contract's: the codes are the `error` of the error
@@ -22,15 +22,7 @@ import { spec } from '../support/contract.ts';
  * itself, and the reader against contracts that contradict themselves.
  */
 
-const resolve = (node: any): any => {
-  while (node && typeof node.$ref === 'string') {
-    node = node.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((at: any, part: string) => at[part.replace(/~1/g, '/')], spec);
-  }
-  return node;
-};
+const resolve = (node: any): any => followRef(node);
 
 /** Every [code, status, example message] that openapi.yaml documents, from its responses' schemas. */
 function documentedCodes(): { code: string; status: number; where: string }[] {

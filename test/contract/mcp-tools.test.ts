@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/config.ts';
 import { mcpClientConfig } from '../../src/contract/mcp-config.ts';
 import { mcpTools } from '../../src/contract/mcp-tools.ts';
-import { spec } from '../support/contract.ts';
+import { followRef, spec } from '../support/contract.ts';
 
 /**
  * The drift test of the MCP endpoint's tools: each tool must say what its operation in
@@ -12,15 +12,7 @@ import { spec } from '../support/contract.ts';
  * description, every query parameter with its schema (patterns, lengths, bounds) and whether it is
  * required, and the schema of its JSON `200` body. Any disagreement fails.
  */
-function deref(node: any): any {
-  while (node && typeof node.$ref === 'string') {
-    node = node.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((at: any, part: string) => at[part.replace(/~1/g, '/')], spec);
-  }
-  return node;
-}
+const deref = (node: any): any => followRef(node);
 
 /** `schema` with its references followed, without the examples (which are not JSON Schema). */
 function resolved(schema: any): any {

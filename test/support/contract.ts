@@ -14,6 +14,17 @@ import { projectRoot } from '../../src/config.ts';
 export const spec = parse(fs.readFileSync(path.join(projectRoot, 'openapi.yaml'), 'utf8'));
 const SPEC_ID = 'https://alk.local/openapi.json';
 
+/** What `node` is once its `$ref`s (local JSON pointers) are followed in `document`: read from the YAML, not src/. */
+export function followRef(node: any, document: any = spec): any {
+  while (node && typeof node.$ref === 'string') {
+    node = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: any, part: string) => at[part.replace(/~1/g, '/')], document);
+  }
+  return node;
+}
+
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addSchema({ ...spec, $id: SPEC_ID });
