@@ -1092,6 +1092,52 @@ CREATE TABLE public.undelivered_charges (
 );
 
 --
+-- Name: watch_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.watch_events (
+    id bigint NOT NULL,
+    watch_id uuid NOT NULL,
+    advertiser_id text NOT NULL COLLATE pg_catalog."C",
+    advertiser text NOT NULL COLLATE pg_catalog."C",
+    landing_domain text NOT NULL COLLATE pg_catalog."C",
+    first_seen date NOT NULL,
+    landing_domain_count integer NOT NULL,
+    found_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT watch_events_landing_domain_count_check CHECK ((landing_domain_count >= 1))
+);
+
+--
+-- Name: watch_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.watch_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watch_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: watches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.watches (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    account_id bigint NOT NULL,
+    key_id bigint,
+    kind text NOT NULL COLLATE pg_catalog."C",
+    target text NOT NULL COLLATE pg_catalog."C",
+    sandbox boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT watches_kind_check CHECK ((kind = ANY (ARRAY['domain'::text, 'advertiser'::text]))),
+    CONSTRAINT watches_target_check CHECK (((length(target) >= 1) AND (length(target) <= 2048)))
+);
+
+--
 -- Name: advertiser_name_tokens; Type: TABLE; Schema: sandbox; Owner: -
 --
 
@@ -1546,6 +1592,27 @@ ALTER TABLE ONLY public.undelivered_charges
     ADD CONSTRAINT undelivered_charges_pkey PRIMARY KEY (charge_id);
 
 --
+-- Name: watch_events watch_events_once; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_events
+    ADD CONSTRAINT watch_events_once UNIQUE (watch_id, advertiser_id, landing_domain);
+
+--
+-- Name: watch_events watch_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_events
+    ADD CONSTRAINT watch_events_pkey PRIMARY KEY (id);
+
+--
+-- Name: watches watches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watches
+    ADD CONSTRAINT watches_pkey PRIMARY KEY (id);
+
+--
 -- Name: advertiser_name_tokens advertiser_name_tokens_pkey; Type: CONSTRAINT; Schema: sandbox; Owner: -
 --
 
@@ -1755,6 +1822,30 @@ CREATE INDEX ledger_reversals ON public.ledger USING btree (reversal_of) WHERE (
 --
 
 CREATE INDEX new_key_flashes_by_expiry ON public.new_key_flashes USING btree (expires_at);
+
+--
+-- Name: watch_events_by_watch; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_events_by_watch ON public.watch_events USING btree (watch_id, id);
+
+--
+-- Name: watches_by_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watches_by_account ON public.watches USING btree (account_id, created_at, id) WHERE (deleted_at IS NULL);
+
+--
+-- Name: watches_by_target; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watches_by_target ON public.watches USING btree (sandbox, kind, target) WHERE (deleted_at IS NULL);
+
+--
+-- Name: watches_one_per_target; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX watches_one_per_target ON public.watches USING btree (account_id, sandbox, kind, target) WHERE (deleted_at IS NULL);
 
 --
 -- Name: advertiser_names_by_key_version; Type: INDEX; Schema: sandbox; Owner: -
@@ -2012,6 +2103,27 @@ ALTER TABLE ONLY public.sign_in_challenges
 
 ALTER TABLE ONLY public.undelivered_charges
     ADD CONSTRAINT undelivered_charges_charge_id_fkey FOREIGN KEY (charge_id) REFERENCES public.ledger(id);
+
+--
+-- Name: watch_events watch_events_watch_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_events
+    ADD CONSTRAINT watch_events_watch_id_fkey FOREIGN KEY (watch_id) REFERENCES public.watches(id);
+
+--
+-- Name: watches watches_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watches
+    ADD CONSTRAINT watches_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id);
+
+--
+-- Name: watches watches_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watches
+    ADD CONSTRAINT watches_key_id_fkey FOREIGN KEY (key_id) REFERENCES public.api_keys(id);
 
 --
 -- PostgreSQL database dump complete
