@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
-import { allowedMethods, operationAt } from '../contract/operations.ts';
+import { allowedMethods, operationAt, pathTemplateOf } from '../contract/operations.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AppEnv } from './app-env.ts';
@@ -64,7 +64,8 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
  */
 function servedRoute(c: Context<AppEnv>): { operation: string; path: string | undefined } {
   const requested = c.req.path;
-  if (allowedMethods.has(requested)) {
+  if (pathTemplateOf(requested, allowedMethods.keys()) !== undefined) {
+    // A 405 is counted under the path's GET, which every contract path has.
     const operation = c.get('operation') ?? operationAt(requested, 'GET')!;
     return { operation: operation.operationId, path: operation.path };
   }
