@@ -856,13 +856,29 @@ export type components = {
             /** @description Credits charged for this call and refunded in full because the call failed on the server's side. */
             credits_refunded: components["schemas"]["Credits"];
         };
-        WatchRequest: {
+        /** @description A watch to create: its `kind`, and a `target` under that kind's rule. */
+        WatchRequest: components["schemas"]["DomainWatchRequest"] | components["schemas"]["AdvertiserWatchRequest"];
+        DomainWatchRequest: {
             /**
-             * @description `domain`: watch a domain for new advertisers; `advertiser`: watch an advertiser for new landing domains.
-             * @enum {string}
+             * @description Hear of every advertiser identifier that sends ads to the domain for the first time.
+             * @constant
              */
-            kind: "domain" | "advertiser";
-            /** @description A root domain, host or URL for a domain watch (normalized like the `domain` parameter); the advertiser name, byte for byte, for an advertiser watch (the rules of the `name` parameter). */
+            kind: "domain";
+            /**
+             * @description A root domain, host name or URL, normalized exactly like the `domain` parameter of the
+             *     lookups (the watch keeps the root domain). As for that parameter, the pattern states a
+             *     simple part of what is accepted: URLs, every public suffix and internationalized names
+             *     are accepted too, up to 2,048 characters.
+             */
+            target: string;
+        };
+        AdvertiserWatchRequest: {
+            /**
+             * @description Hear of every landing domain the advertiser starts to use.
+             * @constant
+             */
+            kind: "advertiser";
+            /** @description The advertiser name, exact and case-sensitive, byte for byte as the lookups take it. */
             target: string;
         };
         WatchList: {

@@ -1,6 +1,53 @@
 // Generated from openapi.yaml by `npm run generate`. Do not edit.
 import { createRoute, z } from '@hono/zod-openapi'
 
+const DomainWatchRequestSchema = z
+  .strictObject({
+    kind: z
+      .literal('domain')
+      .openapi({
+        description:
+          'Hear of every advertiser identifier that sends ads to the domain for the first time.',
+      }),
+    target: z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9]{1,21}(?:-[A-Za-z0-9]{1,20}){0,2}\.){1,3}(?:com|net|org|info|biz|de|eu|nl|ch|co\.uk|org\.uk|com\.au)$/,
+      )
+      .min(4)
+      .max(253)
+      .openapi({
+        description:
+          'A root domain, host name or URL, normalized exactly like the `domain` parameter of the\nlookups (the watch keeps the root domain). As for that parameter, the pattern states a\nsimple part of what is accepted: URLs, every public suffix and internationalized names\nare accepted too, up to 2,048 characters.\n',
+      }),
+  })
+  .openapi({ required: ['kind', 'target'] })
+  .openapi('DomainWatchRequest')
+
+const AdvertiserWatchRequestSchema = z
+  .strictObject({
+    kind: z
+      .literal('advertiser')
+      .openapi({ description: 'Hear of every landing domain the advertiser starts to use.' }),
+    target: z
+      .string()
+      .regex(
+        /^[^\u0000]*[^\u0000\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff][^\u0000]*$/,
+      )
+      .min(1)
+      .max(512)
+      .openapi({
+        description:
+          'The advertiser name, exact and case-sensitive, byte for byte as the lookups take it.',
+      }),
+  })
+  .openapi({ required: ['kind', 'target'] })
+  .openapi('AdvertiserWatchRequest')
+
+type WatchRequestType =
+  | z.infer<typeof DomainWatchRequestSchema>
+  | z.infer<typeof AdvertiserWatchRequestSchema>
+
 const HealthSchema = z
   .strictObject({
     status: z
@@ -826,25 +873,14 @@ const UnavailableErrorSchema = z
   .openapi({ required: ['error', 'message', 'credits_refunded'] })
   .openapi('UnavailableError')
 
-const WatchRequestSchema = z
-  .strictObject({
-    kind: z
-      .enum(['domain', 'advertiser'])
+const WatchRequestSchema: z.ZodType<WatchRequestType> = z
+  .lazy(() =>
+    z
+      .xor([DomainWatchRequestSchema, AdvertiserWatchRequestSchema])
       .openapi({
-        description:
-          '`domain`: watch a domain for new advertisers; `advertiser`: watch an advertiser for new landing domains.',
+        description: "A watch to create: its `kind`, and a `target` under that kind's rule.",
       }),
-    target: z
-      .string()
-      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
-      .min(1)
-      .max(2048)
-      .openapi({
-        description:
-          'A root domain, host or URL for a domain watch (normalized like the `domain` parameter); the advertiser name, byte for byte, for an advertiser watch (the rules of the `name` parameter).',
-      }),
-  })
-  .openapi({ required: ['kind', 'target'] })
+  )
   .openapi('WatchRequest')
 
 const WatchIdSchema = z
@@ -3159,8 +3195,8 @@ export const postApiV1WatchesRoute = createRoute({
           schema: WatchRequestSchema,
           examples: {
             domain: {
-              summary: 'A domain watch; the URL is reduced to its root domain',
-              value: { kind: 'domain', target: 'https://www.acme-outdoor.com/shop' },
+              summary: 'A domain watch; the host is lower-cased and reduced to its root domain',
+              value: { kind: 'domain', target: 'WWW.Acme-Outdoor.com' },
             },
             advertiser: {
               summary: 'An advertiser watch',

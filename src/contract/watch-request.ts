@@ -60,7 +60,10 @@ const invalidBody = () =>
       'such as {"kind":"domain","target":"example.com"}.',
   );
 
-const KINDS: readonly string[] = createWatchRoute.request.body.content['application/json'].schema.shape.kind.options;
+/** The kinds of watch, in the contract's order: the `kind` of each of WatchRequest's forms. */
+const KINDS: readonly string[] = resolveRef({ $ref: '#/components/schemas/WatchRequest' }).oneOf.map(
+  (form: unknown) => resolveRef(form).properties.kind.const,
+);
 const MAX_TARGET_LENGTH = 2048;
 
 /**
@@ -84,9 +87,12 @@ export function watchAsk(text: string): WatchAsk {
   if (typeof kind !== 'string' || !KINDS.includes(kind))
     throw new ApiError('invalid_kind', `The field "kind" must be one of ${KINDS.map((k) => `"${k}"`).join(', ')}.`);
   if (typeof target !== 'string') throw invalidBody();
-  return kind === 'domain'
-    ? { kind, target: domainTarget(target) }
-    : { kind: 'advertiser', target: nameTarget(target) };
+  return watchTarget(kind as WatchAsk['kind'], target);
+}
+
+/** A watch's target under its kind's rule (R19.4, R19.5), normalized; the API and the account page share it. */
+export function watchTarget(kind: WatchAsk['kind'], target: string): WatchAsk {
+  return kind === 'domain' ? { kind, target: domainTarget(target) } : { kind, target: nameTarget(target) };
 }
 
 function domainTarget(target: string): string {
