@@ -64,7 +64,7 @@ export type WatchCreation =
 export async function createWatch(
   sql: Sql,
   holder: WatchHolder,
-  { keyId, kind, target, limit }: { keyId: number; kind: WatchRow['kind']; target: string; limit: number },
+  { keyId, kind, target, limit }: { keyId: number | null; kind: WatchRow['kind']; target: string; limit: number },
 ): Promise<WatchCreation> {
   return sql.begin(async (tx): Promise<WatchCreation> => {
     await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`watches:${holder.accountId}`}, 0))`;
