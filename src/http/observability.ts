@@ -58,14 +58,14 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
 
 /**
  * The operation a request addressed and the served path it matched, from the service's own
- * tables: the contract's operationId for a contract path (a 405 is counted under the path's
- * operation: every operation is a GET), the registered path of another route (the docs and the
+ * tables: the contract's operationId for a contract path, its template for one with a watch id (a
+ * 405 is counted under the path's GET, which every contract path has), the registered path of
+ * another route (the docs and the
  * contract documents), or `unmatched`.
  */
 function servedRoute(c: Context<AppEnv>): { operation: string; path: string | undefined } {
   const requested = c.req.path;
   if (pathTemplateOf(requested, allowedMethods.keys()) !== undefined) {
-    // A 405 is counted under the path's GET, which every contract path has.
     const operation = c.get('operation') ?? operationAt(requested, 'GET')!;
     return { operation: operation.operationId, path: operation.path };
   }
