@@ -1133,8 +1133,22 @@ CREATE TABLE public.watches (
     sandbox boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     deleted_at timestamp with time zone,
+    "position" bigint NOT NULL,
     CONSTRAINT watches_kind_check CHECK ((kind = ANY (ARRAY['domain'::text, 'advertiser'::text]))),
     CONSTRAINT watches_target_check CHECK (((length(target) >= 1) AND (length(target) <= 2048)))
+);
+
+--
+-- Name: watches_position_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.watches ALTER COLUMN "position" ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watches_position_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -1834,6 +1848,12 @@ CREATE INDEX watch_events_by_watch ON public.watch_events USING btree (watch_id,
 --
 
 CREATE INDEX watches_by_account ON public.watches USING btree (account_id, created_at, id) WHERE (deleted_at IS NULL);
+
+--
+-- Name: watches_by_account_position; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX watches_by_account_position ON public.watches USING btree (account_id, sandbox, "position") WHERE (deleted_at IS NULL);
 
 --
 -- Name: watches_by_target; Type: INDEX; Schema: public; Owner: -

@@ -248,6 +248,118 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your watches
+         * @description The account's live watches of the key's dataset (live keys: the live watches; test keys:
+         *     the sandbox watches), newest first. Pages hold up to `limit` watches; pass a page's
+         *     `next_cursor` as `cursor` to read the next, older one (`null`: there is none). Free: costs
+         *     0 credits and writes nothing to the ledger. It counts towards the key's rate limit; an
+         *     `Idempotency-Key` header is ignored.
+         */
+        get: operations["listWatches"];
+        put?: never;
+        /**
+         * Create a watch
+         * @description Starts a brand watch: after every load, hear of what started. A `domain` watch names a
+         *     root domain, host or URL (`target`, normalized exactly like the `domain` parameter of the
+         *     lookups) and hears of every advertiser identifier that sends ads to it for the first time;
+         *     an `advertiser` watch names an advertiser exactly as the lookups take it (the rules of the
+         *     `name` parameter, byte for byte) and hears of every landing domain it uses for the first
+         *     time. The body is JSON, `{"kind": …, "target": …}`, with `Content-Type: application/json`.
+         *
+         *     Answers `201` with the new watch and its `Location`; when the same watch (kind and
+         *     normalized target) is already live on the account, `200` with that watch, so creating a
+         *     watch twice is harmless. An account holds at most 1,000 live watches per dataset by default
+         *     (the operator sets it with `WATCH_LIMIT`); one more answers `409 watch_limit_reached`.
+         *     A watch created with a test key is a sandbox watch: it watches the sandbox dataset, and
+         *     only test keys see it. Free: costs 0 credits and writes nothing to the ledger. It counts
+         *     towards the key's rate limit. An `Idempotency-Key` makes a retry replay the first `201` or
+         *     `200` (status and body), and the key with another body answers `422 idempotency_key_reused`.
+         */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/watches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A watch
+         * @description One live watch of the account, by its id. An id that is not a live watch of the key's
+         *     account and dataset (unknown, deleted, another account's, or a sandbox watch asked with a
+         *     live key and the reverse) answers `404 watch_not_found`. Free: costs 0 credits and writes
+         *     nothing to the ledger. It counts towards the key's rate limit.
+         */
+        get: operations["getWatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a watch
+         * @description Stops a watch: it matches nothing more, and it is gone for the account (`404` afterwards,
+         *     and a second delete answers `404 watch_not_found`). The events it found stay in the
+         *     deliveries and charges that name them. Answers `204` without a body. Free: costs 0
+         *     credits and writes nothing to the ledger. It counts towards the key's rate limit.
+         */
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/watches/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What a watch found
+         * @description The changes a live watch found, newest first: for a domain watch each advertiser
+         *     identifier that sent ads to the domain for the first time (`new_advertiser`), for an
+         *     advertiser watch each landing domain one of its identifiers used for the first time
+         *     (`new_landing_domain`). Each change is reported once per watch. Pages hold up to `limit`
+         *     events; pass a page's `next_cursor` as `cursor` to read the next, older one (`null`: there
+         *     is none). Free: costs 0 credits and writes nothing to the ledger. It counts towards the
+         *     key's rate limit.
+         */
+        get: operations["listWatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -744,6 +856,117 @@ export type components = {
             /** @description Credits charged for this call and refunded in full because the call failed on the server's side. */
             credits_refunded: components["schemas"]["Credits"];
         };
+        /** @description A watch to create: its `kind`, and a `target` under that kind's rule. */
+        WatchRequest: components["schemas"]["DomainWatchRequest"] | components["schemas"]["AdvertiserWatchRequest"];
+        DomainWatchRequest: {
+            /**
+             * @description Hear of every advertiser identifier that sends ads to the domain for the first time.
+             * @constant
+             */
+            kind: "domain";
+            /**
+             * @description A root domain, host name or URL, normalized exactly like the `domain` parameter of the
+             *     lookups (the watch keeps the root domain). As for that parameter, the pattern states a
+             *     simple part of what is accepted: URLs, every public suffix and internationalized names
+             *     are accepted too, up to 2,048 characters.
+             */
+            target: string;
+        };
+        AdvertiserWatchRequest: {
+            /**
+             * @description Hear of every landing domain the advertiser starts to use.
+             * @constant
+             */
+            kind: "advertiser";
+            /** @description The advertiser name, exact and case-sensitive, byte for byte as the lookups take it. */
+            target: string;
+        };
+        WatchList: {
+            watches: components["schemas"]["Watch"][];
+            /** @description The `cursor` of the next, older page; `null` when this is the last one. */
+            next_cursor: string | null;
+        };
+        WatchEventList: {
+            events: components["schemas"]["WatchEvent"][];
+            /** @description The `cursor` of the next, older page; `null` when this is the last one. */
+            next_cursor: string | null;
+        };
+        WatchRequestError: {
+            /** @enum {string} */
+            error: "invalid_body" | "invalid_kind" | "missing_domain" | "invalid_domain" | "missing_name" | "invalid_name" | "invalid_idempotency_key";
+            message: components["schemas"]["Message"];
+        };
+        InvalidWatchIdError: {
+            /** @constant */
+            error: "invalid_watch_id";
+            message: components["schemas"]["Message"];
+        };
+        WatchEventsParameterError: {
+            /** @enum {string} */
+            error: "invalid_watch_id" | "invalid_limit" | "invalid_cursor";
+            message: components["schemas"]["Message"];
+        };
+        WatchNotFoundError: {
+            /** @constant */
+            error: "watch_not_found";
+            message: components["schemas"]["Message"];
+        };
+        WatchLimitReachedError: {
+            /** @constant */
+            error: "watch_limit_reached";
+            message: components["schemas"]["Message"];
+            /** @description The most live watches the account may hold in this dataset. */
+            limit: number;
+        };
+        UnsupportedMediaTypeError: {
+            /** @constant */
+            error: "unsupported_media_type";
+            message: components["schemas"]["Message"];
+        };
+        /**
+         * Format: uuid
+         * @description A watch's id (a UUID, lower case).
+         * @example 3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f
+         */
+        WatchId: string;
+        Watch: {
+            id: components["schemas"]["WatchId"];
+            /**
+             * @description `domain`: hear of every advertiser identifier that sends ads to `target` for the first time; `advertiser`: hear of every landing domain the advertiser named `target` uses for the first time.
+             * @enum {string}
+             */
+            kind: "domain" | "advertiser";
+            /** @description The normalized root domain of a domain watch, or the advertiser name (byte for byte, as the lookups take it) of an advertiser watch. */
+            target: string;
+            /** @description `true` for a watch created with a test key: it watches the sandbox dataset and its deliveries are free. */
+            sandbox: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WatchEvent: {
+            /** @description The event's id; events found later have larger ids. Each change is reported once per watch. */
+            id: number;
+            watch_id: components["schemas"]["WatchId"];
+            /**
+             * @description `new_advertiser` (a domain watch): the identifier sends ads to the watched domain for the first time; `new_landing_domain` (an advertiser watch): the advertiser's identifier lands on this domain for the first time.
+             * @enum {string}
+             */
+            change: "new_advertiser" | "new_landing_domain";
+            /** @description The identifier's name when the change was found. */
+            advertiser: components["schemas"]["AdvertiserName"];
+            advertiser_id: components["schemas"]["AdvertiserId"];
+            landing_domain: components["schemas"]["RootDomain"];
+            /** @description The first date the identifier was seen landing on `landing_domain`. */
+            first_seen: components["schemas"]["Date"];
+            /** @description The identifier's distinct landing domains when the change was found, as in a brand-bid row. */
+            landing_domain_count: components["schemas"]["PositiveCount"];
+            profile: components["schemas"]["Profile"];
+            /**
+             * Format: date-time
+             * @description When the load that found the change matched it.
+             */
+            found_at: string;
+        };
     };
     responses: {
         /**
@@ -1025,7 +1248,7 @@ export type components = {
                 "application/json": components["schemas"]["NotFoundError"];
             };
         };
-        /** @description This path answers only `GET` and `HEAD`; the `Allow` header lists them. Free. */
+        /** @description This path does not answer this method; the `Allow` header lists the methods it answers (`GET` and `HEAD` for most). Free. */
         MethodNotAllowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1073,6 +1296,114 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+            };
+        };
+        /**
+         * @description The body is not a JSON object `{"kind", "target"}` (`invalid_body`), `kind` is neither
+         *     `domain` nor `advertiser` (`invalid_kind`), the target of a domain watch is blank or not a
+         *     host with a registrable domain (`missing_domain`, `invalid_domain`), the target of an
+         *     advertiser watch is blank or longer than 512 code points (`missing_name`,
+         *     `invalid_name`), or the `Idempotency-Key` header is malformed. Free.
+         */
+        WatchRequestError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WatchRequestError"];
+            };
+        };
+        /** @description The watch id in the path is not a UUID in lower case. Free. */
+        InvalidWatchId: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidWatchIdError"];
+            };
+        };
+        /** @description The watch id in the path is not a UUID in lower case, `limit` is not a whole number from 1 to 200, or `cursor` is not one this service made, or either is given twice. Free. */
+        WatchEventsParameterError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WatchEventsParameterError"];
+            };
+        };
+        /** @description No live watch of the key's account and dataset has this id (unknown, deleted, another account's, or of the other dataset). Free. */
+        WatchNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WatchNotFoundError"];
+            };
+        };
+        /** @description The account already holds its limit of live watches in the key's dataset (`limit`, 1,000 unless the operator set `WATCH_LIMIT`). Delete one first. Free. */
+        WatchLimitReached: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WatchLimitReachedError"];
+            };
+        };
+        /** @description The body is not sent as `application/json` (its `Content-Type`). Free. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
             };
         };
         /**
@@ -1296,6 +1627,12 @@ export type components = {
          */
         domain: string;
         /**
+         * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+         *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+         *     account and dataset answers `404 watch_not_found`, free.
+         */
+        watchId: components["schemas"]["WatchId"];
+        /**
          * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
          *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
          *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
@@ -1365,6 +1702,11 @@ export type components = {
          * @example GET, HEAD
          */
         Allow: string;
+        /**
+         * @description The path of the watch just created, `/api/v1/watches/{id}`.
+         * @example /api/v1/watches/3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f
+         */
+        Location: string;
         /**
          * @description `true` when this response is the stored response of an earlier call with the same
          *     `Idempotency-Key`, replayed without running or charging the call again. Absent otherwise.
@@ -1953,6 +2295,274 @@ export interface operations {
             };
             400: components["responses"]["LedgerParameterError"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the
+                 *     parameter given more than once): `400 invalid_limit`, free.
+                 */
+                limit?: components["parameters"]["limit"];
+                /**
+                 * @description Where the page starts: the `next_cursor` of the previous page. Absent: the newest
+                 *     entries. A cursor this service did not make, or the parameter given more than once:
+                 *     `400 invalid_cursor`, free.
+                 */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's watches, newest first. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchList"];
+                };
+            };
+            400: components["responses"]["LedgerParameterError"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a retry of this call with the same key (same account, operation and
+                 *     query) within 24 hours replays the first response and charges nothing again. 1 to 255
+                 *     visible ASCII characters (`!` to `~`, no spaces), such as a UUID; otherwise
+                 *     `400 invalid_idempotency_key`. The same key with another operation or query:
+                 *     `422 idempotency_key_reused`. See "Retries never pay twice" above.
+                 * @example 7c4f3e1a-9b2d-4e8f-a6c5-0d1b2e3f4a5b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The same watch was already live on the account; this is it. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            /** @description The watch was created. Free. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            400: components["responses"]["WatchRequestError"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WatchLimitReached"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watch. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watch"];
+                };
+            };
+            400: components["responses"]["InvalidWatchId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WatchNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watch is deleted. Free. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidWatchId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WatchNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWatchEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entries per page, 1 to 200; default 50. Anything else (`0`, `201`, `1.5`, `ten`, the
+                 *     parameter given more than once): `400 invalid_limit`, free.
+                 */
+                limit?: components["parameters"]["limit"];
+                /**
+                 * @description Where the page starts: the `next_cursor` of the previous page. Absent: the newest
+                 *     entries. A cursor this service did not make, or the parameter given more than once:
+                 *     `400 invalid_cursor`, free.
+                 */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the watch's events, newest first. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchEventList"];
+                };
+            };
+            400: components["responses"]["WatchEventsParameterError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WatchNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             414: components["responses"]["UriTooLong"];

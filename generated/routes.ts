@@ -1,6 +1,53 @@
 // Generated from openapi.yaml by `npm run generate`. Do not edit.
 import { createRoute, z } from '@hono/zod-openapi'
 
+const DomainWatchRequestSchema = z
+  .strictObject({
+    kind: z
+      .literal('domain')
+      .openapi({
+        description:
+          'Hear of every advertiser identifier that sends ads to the domain for the first time.',
+      }),
+    target: z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9]{1,21}(?:-[A-Za-z0-9]{1,20}){0,2}\.){1,3}(?:com|net|org|info|biz|de|eu|nl|ch|co\.uk|org\.uk|com\.au)$/,
+      )
+      .min(4)
+      .max(253)
+      .openapi({
+        description:
+          'A root domain, host name or URL, normalized exactly like the `domain` parameter of the\nlookups (the watch keeps the root domain). As for that parameter, the pattern states a\nsimple part of what is accepted: URLs, every public suffix and internationalized names\nare accepted too, up to 2,048 characters.\n',
+      }),
+  })
+  .openapi({ required: ['kind', 'target'] })
+  .openapi('DomainWatchRequest')
+
+const AdvertiserWatchRequestSchema = z
+  .strictObject({
+    kind: z
+      .literal('advertiser')
+      .openapi({ description: 'Hear of every landing domain the advertiser starts to use.' }),
+    target: z
+      .string()
+      .regex(
+        /^[^\u0000]*[^\u0000\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff][^\u0000]*$/,
+      )
+      .min(1)
+      .max(512)
+      .openapi({
+        description:
+          'The advertiser name, exact and case-sensitive, byte for byte as the lookups take it.',
+      }),
+  })
+  .openapi({ required: ['kind', 'target'] })
+  .openapi('AdvertiserWatchRequest')
+
+type WatchRequestType =
+  | z.infer<typeof DomainWatchRequestSchema>
+  | z.infer<typeof AdvertiserWatchRequestSchema>
+
 const HealthSchema = z
   .strictObject({
     status: z
@@ -826,6 +873,187 @@ const UnavailableErrorSchema = z
   .openapi({ required: ['error', 'message', 'credits_refunded'] })
   .openapi('UnavailableError')
 
+const WatchRequestSchema: z.ZodType<WatchRequestType> = z
+  .lazy(() =>
+    z
+      .xor([DomainWatchRequestSchema, AdvertiserWatchRequestSchema])
+      .openapi({
+        description: "A watch to create: its `kind`, and a `target` under that kind's rule.",
+      }),
+  )
+  .openapi('WatchRequest')
+
+const WatchIdSchema = z
+  .uuid()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+  .length(36)
+  .openapi({
+    description: "A watch's id (a UUID, lower case).",
+    example: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+  })
+  .openapi('WatchId')
+
+const WatchSchema = z
+  .strictObject({
+    id: WatchIdSchema,
+    kind: z
+      .enum(['domain', 'advertiser'])
+      .openapi({
+        description:
+          '`domain`: hear of every advertiser identifier that sends ads to `target` for the first time; `advertiser`: hear of every landing domain the advertiser named `target` uses for the first time.',
+      }),
+    target: z
+      .string()
+      .min(1)
+      .max(512)
+      .openapi({
+        description:
+          'The normalized root domain of a domain watch, or the advertiser name (byte for byte, as the lookups take it) of an advertiser watch.',
+      }),
+    sandbox: z
+      .boolean()
+      .openapi({
+        description:
+          '`true` for a watch created with a test key: it watches the sandbox dataset and its deliveries are free.',
+      }),
+    created_at: z.iso.datetime().max(40),
+  })
+  .openapi({ required: ['id', 'kind', 'target', 'sandbox', 'created_at'] })
+  .openapi('Watch')
+
+const WatchListSchema = z
+  .strictObject({
+    watches: z.array(WatchSchema).max(200),
+    next_cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(32)
+      .nullable()
+      .openapi({
+        description: 'The `cursor` of the next, older page; `null` when this is the last one.',
+      }),
+  })
+  .openapi({ required: ['watches', 'next_cursor'] })
+  .openapi('WatchList')
+
+const WatchEventSchema = z
+  .strictObject({
+    id: z
+      .int()
+      .min(1)
+      .max(9007199254740991)
+      .openapi({
+        description:
+          "The event's id; events found later have larger ids. Each change is reported once per watch.",
+      }),
+    watch_id: WatchIdSchema,
+    change: z
+      .enum(['new_advertiser', 'new_landing_domain'])
+      .openapi({
+        description:
+          "`new_advertiser` (a domain watch): the identifier sends ads to the watched domain for the first time; `new_landing_domain` (an advertiser watch): the advertiser's identifier lands on this domain for the first time.",
+      }),
+    advertiser: AdvertiserNameSchema.openapi({
+      description: "The identifier's name when the change was found.",
+    }),
+    advertiser_id: AdvertiserIdSchema,
+    landing_domain: RootDomainSchema,
+    first_seen: DateSchema.openapi({
+      description: 'The first date the identifier was seen landing on `landing_domain`.',
+    }),
+    landing_domain_count: PositiveCountSchema.openapi({
+      description:
+        "The identifier's distinct landing domains when the change was found, as in a brand-bid row.",
+    }),
+    profile: ProfileSchema,
+    found_at: z.iso
+      .datetime()
+      .max(40)
+      .openapi({ description: 'When the load that found the change matched it.' }),
+  })
+  .openapi({
+    required: [
+      'id',
+      'watch_id',
+      'change',
+      'advertiser',
+      'advertiser_id',
+      'landing_domain',
+      'first_seen',
+      'landing_domain_count',
+      'profile',
+      'found_at',
+    ],
+  })
+  .openapi('WatchEvent')
+
+const WatchEventListSchema = z
+  .strictObject({
+    events: z.array(WatchEventSchema).max(200),
+    next_cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(32)
+      .nullable()
+      .openapi({
+        description: 'The `cursor` of the next, older page; `null` when this is the last one.',
+      }),
+  })
+  .openapi({ required: ['events', 'next_cursor'] })
+  .openapi('WatchEventList')
+
+const WatchRequestErrorSchema = z
+  .strictObject({
+    error: z.enum([
+      'invalid_body',
+      'invalid_kind',
+      'missing_domain',
+      'invalid_domain',
+      'missing_name',
+      'invalid_name',
+      'invalid_idempotency_key',
+    ]),
+    message: MessageSchema,
+  })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('WatchRequestError')
+
+const InvalidWatchIdErrorSchema = z
+  .strictObject({ error: z.literal('invalid_watch_id'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('InvalidWatchIdError')
+
+const WatchEventsParameterErrorSchema = z
+  .strictObject({
+    error: z.enum(['invalid_watch_id', 'invalid_limit', 'invalid_cursor']),
+    message: MessageSchema,
+  })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('WatchEventsParameterError')
+
+const WatchNotFoundErrorSchema = z
+  .strictObject({ error: z.literal('watch_not_found'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('WatchNotFoundError')
+
+const WatchLimitReachedErrorSchema = z
+  .strictObject({
+    error: z.literal('watch_limit_reached'),
+    message: MessageSchema,
+    limit: z
+      .int()
+      .min(0)
+      .max(1000000)
+      .openapi({ description: 'The most live watches the account may hold in this dataset.' }),
+  })
+  .openapi({ required: ['error', 'message', 'limit'] })
+  .openapi('WatchLimitReachedError')
+
+const UnsupportedMediaTypeErrorSchema = z
+  .strictObject({ error: z.literal('unsupported_media_type'), message: MessageSchema })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('UnsupportedMediaTypeError')
+
 const XRequestIdHeaderSchema = z
   .string()
   .regex(/^[A-Za-z0-9._-]{8,128}$/)
@@ -1428,7 +1656,8 @@ const AllowHeaderSchema = z
   .openapi({ description: 'The methods this path supports.', example: 'GET, HEAD' })
 
 const MethodNotAllowedResponse = {
-  description: 'This path answers only `GET` and `HEAD`; the `Allow` header lists them. Free.',
+  description:
+    'This path does not answer this method; the `Allow` header lists the methods it answers (`GET` and `HEAD` for most). Free.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -1499,6 +1728,198 @@ const IdempotencyKeyReusedResponse = {
             error: 'idempotency_key_reused',
             message:
               'This Idempotency-Key was already used with another operation or query in the last 24 hours. Use a new key for a new request.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const WatchRequestErrorResponse = {
+  description:
+    'The body is not a JSON object `{"kind", "target"}` (`invalid_body`), `kind` is neither\n`domain` nor `advertiser` (`invalid_kind`), the target of a domain watch is blank or not a\nhost with a registrable domain (`missing_domain`, `invalid_domain`), the target of an\nadvertiser watch is blank or longer than 512 code points (`missing_name`,\n`invalid_name`), or the `Idempotency-Key` header is malformed. Free.\n',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: WatchRequestErrorSchema,
+      examples: {
+        invalidBody: {
+          value: {
+            error: 'invalid_body',
+            message:
+              'The body must be a JSON object with the fields "kind" and "target" only, such as {"kind":"domain","target":"example.com"}.',
+          },
+        },
+        invalidDomain: {
+          value: {
+            error: 'invalid_domain',
+            message:
+              'The "target" of a domain watch must name a host with a registrable domain, such as example.co.uk.',
+          },
+        },
+        invalidIdempotencyKey: {
+          value: {
+            error: 'invalid_idempotency_key',
+            message:
+              'The Idempotency-Key header must be 1 to 255 visible ASCII characters without spaces, such as a UUID.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const InvalidWatchIdResponse = {
+  description: 'The watch id in the path is not a UUID in lower case. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: InvalidWatchIdErrorSchema,
+      examples: {
+        invalidWatchId: {
+          value: {
+            error: 'invalid_watch_id',
+            message:
+              'The watch id in the path must be a UUID in lower case, such as 3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const WatchEventsParameterErrorResponse = {
+  description:
+    'The watch id in the path is not a UUID in lower case, `limit` is not a whole number from 1 to 200, or `cursor` is not one this service made, or either is given twice. Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: WatchEventsParameterErrorSchema,
+      examples: {
+        invalidWatchId: {
+          value: {
+            error: 'invalid_watch_id',
+            message:
+              'The watch id in the path must be a UUID in lower case, such as 3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f.',
+          },
+        },
+        invalidLimit: {
+          value: {
+            error: 'invalid_limit',
+            message:
+              'The query parameter "limit" must be a whole number from 1 to 200, given once.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const WatchNotFoundResponse = {
+  description:
+    "No live watch of the key's account and dataset has this id (unknown, deleted, another account's, or of the other dataset). Free.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: WatchNotFoundErrorSchema,
+      examples: {
+        watchNotFound: {
+          value: {
+            error: 'watch_not_found',
+            message: 'No watch of this account has this id: it may have been deleted.',
+          },
+        },
+      },
+    },
+  },
+}
+
+const WatchLimitReachedResponse = {
+  description:
+    "The account already holds its limit of live watches in the key's dataset (`limit`, 1,000 unless the operator set `WATCH_LIMIT`). Delete one first. Free.",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: WatchLimitReachedErrorSchema,
+      examples: {
+        watchLimitReached: {
+          value: {
+            error: 'watch_limit_reached',
+            message:
+              'This account already has 1000 live watches, the most it may hold; delete one first.',
+            limit: 1000,
+          },
+        },
+      },
+    },
+  },
+}
+
+const UnsupportedMediaTypeResponse = {
+  description: 'The body is not sent as `application/json` (its `Content-Type`). Free.',
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: UnsupportedMediaTypeErrorSchema,
+      examples: {
+        unsupportedMediaType: {
+          value: {
+            error: 'unsupported_media_type',
+            message: 'Send the body as JSON, with "Content-Type: application/json".',
           },
         },
       },
@@ -1951,6 +2372,17 @@ const DomainParamsSchema = z
     },
   })
 
+const WatchIdParamsSchema = WatchIdSchema.openapi({
+  param: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description:
+      "The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything\nelse answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's\naccount and dataset answers `404 watch_not_found`, free.\n",
+    schema: { $ref: '#/components/schemas/WatchId' },
+  },
+})
+
 const IdempotencyKeyParamsSchema = z
   .string()
   .regex(/^[!-~]{1,255}$/)
@@ -1987,6 +2419,16 @@ const XTruncatedHeaderSchema = z
     description:
       'Sent with a `text/csv` answer of a capped list: `true` when the list was cut at its cap, so\nthe file holds fewer rows than `X-Total-Count`, otherwise `false`.\n',
     example: 'false',
+  })
+
+const LocationHeaderSchema = z
+  .string()
+  .regex(/^\/api\/v1\/watches\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+  .max(64)
+  .exactOptional()
+  .openapi({
+    description: 'The path of the watch just created, `/api/v1/watches/{id}`.',
+    example: '/api/v1/watches/3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
   })
 
 const BearerAuthSecurityScheme = {
@@ -2681,6 +3123,321 @@ export const getApiV1AccountLedgerRoute = createRoute({
   },
 })
 
+export const getApiV1WatchesRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/watches',
+  tags: ['Watches'],
+  summary: 'Your watches',
+  description:
+    "The account's live watches of the key's dataset (live keys: the live watches; test keys:\nthe sandbox watches), newest first. Pages hold up to `limit` watches; pass a page's\n`next_cursor` as `cursor` to read the next, older one (`null`: there is none). Free: costs\n0 credits and writes nothing to the ledger. It counts towards the key's rate limit; an\n`Idempotency-Key` header is ignored.\n",
+  operationId: 'listWatches',
+  request: { query: z.object({ limit: LimitParamsSchema, cursor: CursorParamsSchema }) },
+  responses: {
+    200: {
+      description: "A page of the account's watches, newest first. Free.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchListSchema,
+          examples: {
+            page: {
+              value: {
+                watches: [
+                  {
+                    id: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+                    kind: 'domain',
+                    target: 'acme-outdoor.com',
+                    sandbox: false,
+                    created_at: '2026-11-23T10:15:01.980Z',
+                  },
+                ],
+                next_cursor: null,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: LedgerParameterErrorResponse,
+    401: UnauthorizedResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const postApiV1WatchesRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/watches',
+  tags: ['Watches'],
+  summary: 'Create a watch',
+  description:
+    'Starts a brand watch: after every load, hear of what started. A `domain` watch names a\nroot domain, host or URL (`target`, normalized exactly like the `domain` parameter of the\nlookups) and hears of every advertiser identifier that sends ads to it for the first time;\nan `advertiser` watch names an advertiser exactly as the lookups take it (the rules of the\n`name` parameter, byte for byte) and hears of every landing domain it uses for the first\ntime. The body is JSON, `{"kind": …, "target": …}`, with `Content-Type: application/json`.\n\nAnswers `201` with the new watch and its `Location`; when the same watch (kind and\nnormalized target) is already live on the account, `200` with that watch, so creating a\nwatch twice is harmless. An account holds at most 1,000 live watches per dataset by default\n(the operator sets it with `WATCH_LIMIT`); one more answers `409 watch_limit_reached`.\nA watch created with a test key is a sandbox watch: it watches the sandbox dataset, and\nonly test keys see it. Free: costs 0 credits and writes nothing to the ledger. It counts\ntowards the key\'s rate limit. An `Idempotency-Key` makes a retry replay the first `201` or\n`200` (status and body), and the key with another body answers `422 idempotency_key_reused`.\n',
+  operationId: 'createWatch',
+  request: {
+    headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
+    body: {
+      content: {
+        'application/json': {
+          schema: WatchRequestSchema,
+          examples: {
+            domain: {
+              summary: 'A domain watch; the host is lower-cased and reduced to its root domain',
+              value: { kind: 'domain', target: 'WWW.Acme-Outdoor.com' },
+            },
+            advertiser: {
+              summary: 'An advertiser watch',
+              value: { kind: 'advertiser', target: 'Acme Outdoor' },
+            },
+          },
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      description: 'The same watch was already live on the account; this is it. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchSchema,
+          examples: {
+            domain: {
+              value: {
+                id: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+                kind: 'domain',
+                target: 'acme-outdoor.com',
+                sandbox: false,
+                created_at: '2026-11-23T10:15:01.980Z',
+              },
+            },
+          },
+        },
+      },
+    },
+    201: {
+      description: 'The watch was created. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+        'Idempotent-Replayed': IdempotentReplayedHeaderSchema,
+        Location: LocationHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchSchema,
+          examples: {
+            domain: {
+              value: {
+                id: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+                kind: 'domain',
+                target: 'acme-outdoor.com',
+                sandbox: false,
+                created_at: '2026-11-23T10:15:01.980Z',
+              },
+            },
+          },
+        },
+      },
+    },
+    400: WatchRequestErrorResponse,
+    401: UnauthorizedResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    409: WatchLimitReachedResponse,
+    414: UriTooLongResponse,
+    415: UnsupportedMediaTypeResponse,
+    422: IdempotencyKeyReusedResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1WatchesIdRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/watches/{id}',
+  tags: ['Watches'],
+  summary: 'A watch',
+  description:
+    "One live watch of the account, by its id. An id that is not a live watch of the key's\naccount and dataset (unknown, deleted, another account's, or a sandbox watch asked with a\nlive key and the reverse) answers `404 watch_not_found`. Free: costs 0 credits and writes\nnothing to the ledger. It counts towards the key's rate limit.\n",
+  operationId: 'getWatch',
+  request: { params: z.object({ id: WatchIdParamsSchema }) },
+  responses: {
+    200: {
+      description: 'The watch. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchSchema,
+          examples: {
+            domain: {
+              value: {
+                id: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+                kind: 'domain',
+                target: 'acme-outdoor.com',
+                sandbox: false,
+                created_at: '2026-11-23T10:15:01.980Z',
+              },
+            },
+          },
+        },
+      },
+    },
+    400: InvalidWatchIdResponse,
+    401: UnauthorizedResponse,
+    404: WatchNotFoundResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const deleteApiV1WatchesIdRoute = createRoute({
+  method: 'delete',
+  path: '/api/v1/watches/{id}',
+  tags: ['Watches'],
+  summary: 'Delete a watch',
+  description:
+    "Stops a watch: it matches nothing more, and it is gone for the account (`404` afterwards,\nand a second delete answers `404 watch_not_found`). The events it found stay in the\ndeliveries and charges that name them. Answers `204` without a body. Free: costs 0\ncredits and writes nothing to the ledger. It counts towards the key's rate limit.\n",
+  operationId: 'deleteWatch',
+  request: { params: z.object({ id: WatchIdParamsSchema }) },
+  responses: {
+    204: {
+      description: 'The watch is deleted. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+    },
+    400: InvalidWatchIdResponse,
+    401: UnauthorizedResponse,
+    404: WatchNotFoundResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
+export const getApiV1WatchesIdEventsRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/watches/{id}/events',
+  tags: ['Watches'],
+  summary: 'What a watch found',
+  description:
+    "The changes a live watch found, newest first: for a domain watch each advertiser\nidentifier that sent ads to the domain for the first time (`new_advertiser`), for an\nadvertiser watch each landing domain one of its identifiers used for the first time\n(`new_landing_domain`). Each change is reported once per watch. Pages hold up to `limit`\nevents; pass a page's `next_cursor` as `cursor` to read the next, older one (`null`: there\nis none). Free: costs 0 credits and writes nothing to the ledger. It counts towards the\nkey's rate limit.\n",
+  operationId: 'listWatchEvents',
+  request: {
+    params: z.object({ id: WatchIdParamsSchema }),
+    query: z.object({ limit: LimitParamsSchema, cursor: CursorParamsSchema }),
+  },
+  responses: {
+    200: {
+      description: "A page of the watch's events, newest first. Free.",
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchEventListSchema,
+          examples: {
+            page: {
+              value: {
+                events: [
+                  {
+                    id: 981,
+                    watch_id: '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f',
+                    change: 'new_advertiser',
+                    advertiser: 'Acme Outdoor Deals',
+                    advertiser_id: 'AR04221876539012345678',
+                    landing_domain: 'acme-outdoor.com',
+                    first_seen: '2026-11-22',
+                    landing_domain_count: 14,
+                    profile: 'multi_domain_intermediary',
+                    found_at: '2026-11-23T02:10:44.512Z',
+                  },
+                ],
+                next_cursor: null,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: WatchEventsParameterErrorResponse,
+    401: UnauthorizedResponse,
+    404: WatchNotFoundResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
 export const getHealthzRoute = createRoute({
   method: 'get',
   path: '/healthz',
@@ -2819,5 +3576,10 @@ export const searchAdvertisersRoute = getApiV1AdvertisersSearchRoute
 export const getAccountRoute = getApiV1AccountRoute
 export const getAccountUsageRoute = getApiV1AccountUsageRoute
 export const getAccountLedgerRoute = getApiV1AccountLedgerRoute
+export const listWatchesRoute = getApiV1WatchesRoute
+export const createWatchRoute = postApiV1WatchesRoute
+export const getWatchRoute = getApiV1WatchesIdRoute
+export const deleteWatchRoute = deleteApiV1WatchesIdRoute
+export const listWatchEventsRoute = getApiV1WatchesIdEventsRoute
 export const getHealthRoute = getHealthzRoute
 export const getReadinessRoute = getReadyzRoute

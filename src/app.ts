@@ -25,6 +25,8 @@ import { securityHeaders } from './http/security-headers.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { registerContractDocuments } from './operations/contract-documents.ts';
+import { registerCreateWatch } from './operations/createWatch.ts';
+import { registerDeleteWatch } from './operations/deleteWatch.ts';
 import { registerGetAccount } from './operations/getAccount.ts';
 import { registerGetAccountLedger } from './operations/getAccountLedger.ts';
 import { registerGetAccountUsage } from './operations/getAccountUsage.ts';
@@ -36,6 +38,9 @@ import { registerGetDomainSummary } from './operations/getDomainSummary.ts';
 import { registerGetHealth } from './operations/getHealth.ts';
 import { registerGetMetrics } from './operations/getMetrics.ts';
 import { registerGetReadiness } from './operations/getReadiness.ts';
+import { registerGetWatch } from './operations/getWatch.ts';
+import { registerListWatchEvents } from './operations/listWatchEvents.ts';
+import { registerListWatches } from './operations/listWatches.ts';
 import { registerSearchAdvertisers } from './operations/searchAdvertisers.ts';
 import type { StripePayments } from './payments/stripe-payments.ts';
 import { createStripeWebhooks } from './payments/stripe-webhook.ts';
@@ -66,11 +71,13 @@ export interface AppDependencies {
   /** The money of every call; the service starts it (its run, recovery) before it takes calls. */
   billing: Billing;
   /** The account page's own needs (web/). */
-  web: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator'>;
+  web: Omit<WebDependencies, 'sql' | 'now' | 'payments' | 'operator' | 'watchLimit'>;
   /** Credit purchases through Stripe: the account page's packs and `POST /webhooks/stripe`; null: none. */
   payments: StripePayments | null;
   /** Who runs the service: the account page, its emails and the served contract's `info` name them. */
   operator: OperatorSettings;
+  /** The most live watches an account holds per dataset (`WATCH_LIMIT`, docs/product-rules.md R19.10). */
+  watchLimit: number;
 }
 
 /**
@@ -102,6 +109,7 @@ export function createAppRouting(
     web,
     payments,
     operator,
+    watchLimit,
   }: AppDependencies,
 ): App {
   const app = new OpenAPIHono<AppEnv>();
@@ -137,6 +145,11 @@ export function createAppRouting(
   registerGetAccount(app);
   registerGetAccountUsage(app, { sql });
   registerGetAccountLedger(app, { sql });
+  registerCreateWatch(app, { sql, watchLimit });
+  registerListWatches(app, { sql });
+  registerGetWatch(app, { sql });
+  registerDeleteWatch(app, { sql });
+  registerListWatchEvents(app, { sql });
   registerGetHealth(app);
   registerGetReadiness(app, { sql, reads, readinessTimeoutMs });
   registerGetMetrics(app, { metrics });
@@ -145,7 +158,7 @@ export function createAppRouting(
   app.use('/mcp', authentication);
   // The contract's operations only: a table with the benchmark's floor has no tool for it.
   app.all('/mcp', mcpEndpoint(app, mcpTools()));
-  app.route('/account', createAccountPages({ sql, now, payments, operator, ...web }));
+  app.route('/account', createAccountPages({ ...web, sql, now, payments, operator, watchLimit }));
   if (payments) app.route('/webhooks', createStripeWebhooks(payments));
   return app;
 }

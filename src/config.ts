@@ -70,6 +70,9 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 /** Above a key lookup's usual time on a busy machine, so no 401 answers sooner than another. */
 export const DEFAULT_UNAUTHORIZED_FLOOR_MS = 10;
 
+/** The most live watches an account may hold per dataset (docs/product-rules.md R19.10). */
+export const DEFAULT_WATCH_LIMIT = 1_000;
+
 /**
  * What one HTTP request may take from the service. The byte limits are generous enough that any
  * parameter up to 10 kB, even fully percent-encoded, reaches the parameter rules and gets their
@@ -141,6 +144,9 @@ export const envSchema = z.object({
       'Requests one API key may make per minute (429 `rate_limited` ' +
         'beyond); `0` or `off` turns the limit off (benchmarks).',
     ),
+  WATCH_LIMIT: integer(0, DEFAULT_WATCH_LIMIT).describe(
+    'Live watches one account may hold in each dataset (live, sandbox); one more: `409 watch_limit_reached`.',
+  ),
   LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
       error: 'must be one of trace, debug, info, warn, error, fatal, silent',
@@ -287,6 +293,8 @@ const configSchema = envSchema
     loadDemoData: env.DEMO_DATA,
     /** Requests one API key may make per minute; 0 turns the rate limit off (benchmarks). */
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    /** The most live watches an account holds per dataset; one more answers 409 watch_limit_reached. */
+    watchLimit: env.WATCH_LIMIT,
     /** pino's level of the JSON log. */
     logLevel: env.LOG_LEVEL,
     /** How long /readyz waits for the database before it answers 503. */

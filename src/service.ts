@@ -180,6 +180,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
         webhooks,
       },
       operator: config.operator,
+      watchLimit: config.watchLimit,
     };
     const listen = async (app: App): Promise<RunningService> => {
       try {

@@ -90,6 +90,7 @@ describe('the configuration schema (config)', () => {
       poolSize: 10,
       loadDemoData: true,
       rateLimitPerMinute: 600,
+      watchLimit: 1_000,
       logLevel: 'info',
       readinessTimeoutMs: 2_000,
       http: DEFAULT_HTTP_LIMITS,

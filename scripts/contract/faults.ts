@@ -31,7 +31,61 @@ export const QUERY: Record<string, string> = {
   getAccount: '',
   getAccountUsage: '',
   getAccountLedger: '',
+  createWatch: '',
+  listWatches: '',
+  getWatch: '',
+  deleteWatch: '',
+  listWatchEvents: '',
 };
+
+/** A well-formed watch id for the operations that name a watch in their path (whether it exists or not). */
+export const SOME_WATCH_ID = '00000000-0000-4000-8000-000000000000';
+
+/** The well-formed body of each operation that takes one. */
+export const BODY: Record<string, { contentType: string; body: string }> = {
+  createWatch: {
+    contentType: 'application/json',
+    body: JSON.stringify({ kind: 'domain', target: DEMO.brandDomain }),
+  },
+};
+
+/**
+ * Sends a well-formed request of an operation, by its method, to its path (a watch id filled in),
+ * with its query and its body (each replaceable), and validates the answer against openapi.yaml.
+ * `label` is the operation as the coverage report names it (`METHOD /path/{template}`).
+ */
+export async function sendOperation(
+  baseUrl: string,
+  key: string | null,
+  operationId: string,
+  {
+    query = QUERY[operationId],
+    headers = {},
+    body = BODY[operationId]?.body,
+    path,
+    method,
+  }: { query?: string; headers?: Record<string, string>; body?: string; path?: string; method?: string } = {},
+) {
+  const operation = contractOperations.find((op) => op.operationId === operationId)!;
+  const concrete = path ?? operation.path.replace('{id}', SOME_WATCH_ID);
+  const target = `${concrete}${query ? `?${query}` : ''}`;
+  const verb = method ?? operation.method;
+  const all: Record<string, string> = {};
+  // The key goes in Authorization, unless the caller sends it in x-api-key.
+  if (key !== null && !('x-api-key' in headers)) all.authorization = `Bearer ${key}`;
+  if (body !== undefined && BODY[operationId]) all['content-type'] = BODY[operationId].contentType;
+  Object.assign(all, headers);
+  const response = await fetch(`${baseUrl}${target}`, {
+    method: verb,
+    headers: all,
+    ...(body !== undefined && { body }),
+  });
+  return {
+    operation,
+    label: `${operation.method} ${operation.path}`,
+    response: await validateResponse(verb, target, response),
+  };
+}
 
 /** Tables the lookups read and the debit does not, so the charge happens and the query fails after it. */
 const LOOKUP_TABLES = ['identifiers', 'landing_domain_stats', 'crawls'];
@@ -45,10 +99,8 @@ export async function produceServerErrors(
 ): Promise<FaultRecord[]> {
   const records: FaultRecord[] = [];
   const call = async (operationId: string) => {
-    const operation = contractOperations.find((op) => op.operationId === operationId)!;
-    const target = `${operation.path}${QUERY[operationId] ? `?${QUERY[operationId]}` : ''}`;
-    const response = await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } });
-    return { operation, validated: await validateResponse('GET', target, response) };
+    const { operation, response } = await sendOperation(baseUrl, key, operationId);
+    return { operation, validated: response };
   };
 
   log('Fault injection: lookup tables renamed away (500, charged and refunded)');
@@ -67,7 +119,7 @@ export async function produceServerErrors(
       expect((await balanceOf(sql, accountId)) === balance, `${operation.operationId}: the balance changed`, validated);
       await expectRefunded(sql, validated.headers.get('x-request-id')!, operation.creditCost);
       records.push({
-        operation: `GET ${operation.path}`,
+        operation: `${operation.method} ${operation.path}`,
         status: 500,
         error: 'internal_error',
         mechanism: 'fault injection: lookup tables renamed',
@@ -77,7 +129,7 @@ export async function produceServerErrors(
   });
 
   log('Fault injection: api_keys renamed away (500 before any charge)');
-  // Every free operation that reads the key: the account, its usage and its ledger.
+  // Every free operation that reads the key: the account, its usage and its ledger, the watches.
   const freeWithKey = contractOperations.filter((op) => op.creditCost === 0 && op.path.startsWith('/api/'));
   await withRenamed(sql, ['api_keys'], async () => {
     for (const { operationId } of freeWithKey) {
@@ -88,7 +140,7 @@ export async function produceServerErrors(
         validated,
       );
       records.push({
-        operation: `GET ${operation.path}`,
+        operation: `${operation.method} ${operation.path}`,
         status: 500,
         error: 'internal_error',
         mechanism: 'fault injection: api_keys renamed',
@@ -113,7 +165,7 @@ export async function produceServerErrors(
       );
       expect(validated.headers.get('retry-after') === '5', `${operation.operationId}: Retry-After`, validated);
       records.push({
-        operation: `GET ${operation.path}`,
+        operation: `${operation.method} ${operation.path}`,
         status: 503,
         error: 'unavailable',
         mechanism: 'fault injection: database connections cut',

@@ -3,7 +3,7 @@ import { contractOperations } from '../../src/contract/operations.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { validateResponse } from '../../test/support/contract.ts';
 import { asResponse, rawRequest } from '../../test/support/http.ts';
-import type { FaultRecord } from './faults.ts';
+import { type FaultRecord, SOME_WATCH_ID } from './faults.ts';
 
 /**
  * The two documented refusals that generated input never reaches, produced on the same live
@@ -25,15 +25,18 @@ export async function produceLimitRefusals(
       `(414), headers over ${DEFAULT_HTTP_LIMITS.maxHeaderBytes} bytes (431)`,
   );
   for (const operation of contractOperations) {
-    const target = `${operation.path}?padding=${'p'.repeat(DEFAULT_HTTP_LIMITS.maxUrlBytes)}`;
+    // Each operation by its own method, on its path with a watch id where it names one.
+    const path = operation.path.replace('{id}', SOME_WATCH_ID);
+    const label = `${operation.method} ${operation.path}`;
+    const target = `${path}?padding=${'p'.repeat(DEFAULT_HTTP_LIMITS.maxUrlBytes)}`;
     const long = await validateResponse(
-      'GET',
+      operation.method,
       target,
-      await fetch(`${baseUrl}${target}`, { headers: { authorization: `Bearer ${key}` } }),
+      await fetch(`${baseUrl}${target}`, { method: operation.method, headers: { authorization: `Bearer ${key}` } }),
     );
     expect(long.status === 414 && long.body.error === 'uri_too_long', `${operation.operationId} 414`, long);
     records.push({
-      operation: `GET ${operation.path}`,
+      operation: label,
       status: 414,
       error: 'uri_too_long',
       mechanism: 'request limits',
@@ -42,7 +45,7 @@ export async function produceLimitRefusals(
 
     const padding = 'p'.repeat(DEFAULT_HTTP_LIMITS.maxHeaderBytes);
     const head = [
-      `GET ${operation.path} HTTP/1.1`,
+      `${operation.method} ${path} HTTP/1.1`,
       `Host: ${hostname}:${port}`,
       `Authorization: Bearer ${key}`,
       `X-Padding: ${padding}`,
@@ -51,10 +54,10 @@ export async function produceLimitRefusals(
       '',
     ].join('\r\n');
     const answer = await rawRequest(Number(port), head);
-    const large = await validateResponse('GET', operation.path, asResponse(answer));
+    const large = await validateResponse(operation.method, path, asResponse(answer));
     expect(large.status === 431 && large.body.error === 'headers_too_large', `${operation.operationId} 431`, large);
     records.push({
-      operation: `GET ${operation.path}`,
+      operation: label,
       status: 431,
       error: 'headers_too_large',
       mechanism: 'request limits',

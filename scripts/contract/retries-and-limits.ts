@@ -4,9 +4,9 @@ import { contractOperations } from '../../src/contract/operations.ts';
 import { createAccount, createApiKey } from '../../src/data/accounts.ts';
 import { setDailyCap } from '../../src/data/api-keys.ts';
 import type { Sql } from '../../src/data/client.ts';
-import { spec, type ValidatedResponse, validateResponse } from '../../test/support/contract.ts';
+import { spec, type ValidatedResponse } from '../../test/support/contract.ts';
 import type { FaultRecord } from './faults.ts';
-import { QUERY } from './faults.ts';
+import { QUERY, sendOperation } from './faults.ts';
 
 /**
  * The documented answers that depend on what came before, produced deterministically on the live
@@ -63,15 +63,7 @@ export async function produceRetriesAndLimits(
     operationId: string,
     query: string | undefined,
     headers: Record<string, string> = {},
-  ) => {
-    const operation = contractOperations.find((op) => op.operationId === operationId)!;
-    const q = query ?? QUERY[operationId];
-    const target = `${operation.path}${q ? `?${q}` : ''}`;
-    // The key goes in Authorization, unless the caller sends it in x-api-key.
-    const authorization: Record<string, string> = 'x-api-key' in headers ? {} : { authorization: `Bearer ${key}` };
-    const response = await fetch(`${baseUrl}${target}`, { headers: { ...authorization, ...headers } });
-    return { label: `GET ${operation.path}`, response: await validateResponse('GET', target, response) };
-  };
+  ) => sendOperation(baseUrl, key, operationId, { query: query ?? QUERY[operationId], headers });
 
   log('Insufficient credits: well-formed input with a key whose balance is below every price is 402, free');
   const poorBalance = await balanceOf(sql, poor.accountId);

@@ -12,7 +12,8 @@
  *  5. Billing invariants on the database against every response of step 4.
  *  6. 402 for a key without credits, Idempotency-Key replays, 422 and 400 on the same live
  *     service, and 429 on a second service process on the same database with a quota of 3
- *     requests per key and minute.
+ *     requests per key and minute; the watches' sequences (201, 200, 204, 405 on every path, the
+ *     body's 400s and 415), and 409 on that second service, which allows one watch per account.
  *  7. 500 and 503 by fault injection, 414 and 431 by over-long requests, on the same live service.
  *  8. The Python client generated from openapi.yaml calls every operation; the MCP Python SDK
  *     calls the tools of /mcp.
@@ -39,6 +40,7 @@ import { ensurePythonEnv } from './python-env.ts';
 import { produceRetriesAndLimits, RATE_LIMIT_QUOTA } from './retries-and-limits.ts';
 import { runSchemathesis } from './schemathesis.ts';
 import { startService } from './service.ts';
+import { produceWatchSequences } from './watches.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -104,8 +106,9 @@ try {
       `${billing.replayedResponses} replays charged nothing; ${billing.problems.length} problems`,
   );
 
+  // It also allows one watch per account, for the 409 of the watch sequence.
   const limitedService = await startService(database.url, log, {
-    env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_QUOTA) },
+    env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_QUOTA), WATCH_LIMIT: '1' },
   });
   cleanups.unshift(() => limitedService.stop());
   const sequences = await produceRetriesAndLimits(
@@ -114,6 +117,13 @@ try {
     limitedService.url,
     { key: keys.funded, accountId: fundedAccountId },
     { key: keys.poor, accountId: poorAccountId },
+    log,
+  );
+  const watchSequences = await produceWatchSequences(
+    sql,
+    service.url,
+    limitedService.url,
+    { key: keys.funded, accountId: fundedAccountId },
     log,
   );
   await limitedService.stop();
@@ -144,7 +154,7 @@ try {
 
   const coverage = buildCoverage(
     fuzz.records,
-    [...sequences, ...faults, ...limits],
+    [...sequences, ...watchSequences, ...faults, ...limits],
     `schemathesis ${fuzz.passed ? 'passed' : 'FAILED'}: ${fuzz.requests} ` +
       `requests (${fuzz.records.length} checked responses) in ` +
       `${fuzz.seconds.toFixed(1)} s; --max-examples ${settings.maxExamples} ` +

@@ -149,13 +149,20 @@ export function idempotency(sql: Sql, { now, rateLimit, runId }: IdempotencyOpti
    */
   async function settle(
     claim: Claim,
-    { chargeId, refunded, sandbox }: { chargeId: number | null; refunded: boolean; sandbox: boolean },
+    {
+      chargeId,
+      refunded,
+      sandbox,
+      free,
+    }: { chargeId: number | null; refunded: boolean; sandbox: boolean; free: boolean },
     answer: Answer,
   ): Promise<void> {
     const status = answer.status;
     // A test key's answer has no charge and is kept all the same: the sandbox keeps every rule.
-    const answered = chargeId !== null || sandbox;
-    if (answered && !refunded && (status === 200 || status === 404)) {
+    // A free call that takes a key (createWatch) keeps what it made: the watch, created or found
+    // (docs/product-rules.md R19.8).
+    const kept = free ? status === 200 || status === 201 : (chargeId !== null || sandbox) && !refunded;
+    if (kept && (free || status === 200 || status === 404)) {
       const { contentType, body } = await answer.read();
       await completeClaim(sql, claim, chargeId, { status, contentType, body });
     } else {

@@ -216,7 +216,12 @@ export class PaidCall {
       try {
         await this.idempotent.settle(
           this.#claim,
-          { chargeId: this.#chargeId, refunded: this.#refunded, sandbox: this.start.sandbox },
+          {
+            chargeId: this.#chargeId,
+            refunded: this.#refunded,
+            sandbox: this.start.sandbox,
+            free: this.start.price === 0,
+          },
           answer,
         );
       } catch (error) {

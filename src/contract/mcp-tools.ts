@@ -22,11 +22,19 @@ export interface McpTool {
 }
 
 /**
- * The operations that are tools: every operation a key calls (under /api/), the billed ones and
- * the free account ones. Health, readiness and metrics are the operator's, not a customer's.
+ * The operations that are tools (docs/product-rules.md R21.1): every operation a key reads by its
+ * query, under /api/, with `GET` and without path parameters: the billed lookups, the free account
+ * ones and the list of watches. An operation that changes something (creating or deleting a watch)
+ * or that names a resource in its path is a call of the HTTP API only. Health, readiness and
+ * metrics are the operator's, not a customer's.
  */
 export function isToolOperation(operation: ContractOperation): boolean {
-  return operation.path.startsWith('/api/');
+  return (
+    operation.path.startsWith('/api/') &&
+    operation.method === 'GET' &&
+    (operation.pathParameters ?? []).length === 0 &&
+    operation.bodyMediaType === undefined
+  );
 }
 
 /** `schema` with every `$ref` in it replaced by what it points to, and no `example`s (not JSON Schema). */

@@ -18,6 +18,10 @@ export interface ContractOperation {
   summary: string;
   /** The query parameters it declares, in order. */
   queryParameters: readonly ContractQueryParameter[];
+  /** The path parameters its path template declares (`{id}`), in order; none for most. */
+  pathParameters?: readonly string[];
+  /** The media type of its request body, when it takes one (`application/json`). */
+  bodyMediaType?: string;
   /** The media types its `200` answers in, in the contract's order: the first is the default. */
   mediaTypes: readonly string[];
   /**
@@ -39,13 +43,20 @@ function readOperations(): ContractOperation[] {
       if (!Number.isInteger(creditCost) || creditCost < 0) {
         throw new Error(`openapi.yaml: ${method.toUpperCase()} ${path} needs a non-negative integer x-credit-cost`);
       }
-      const parameters = ((operation.parameters ?? []) as { $ref?: string }[]).map(
-        (parameter): { name: string; in: string; required?: boolean } => resolveRef(parameter),
+      const declared = [...((item as any).parameters ?? []), ...(operation.parameters ?? [])] as { $ref?: string }[];
+      const parameters = declared.map((parameter): { name: string; in: string; required?: boolean } =>
+        resolveRef(parameter),
       );
       const queryParameters = parameters
         .filter((parameter) => parameter.in === 'query')
         .map(({ name, required }) => ({ name, required: required === true }));
-      const mediaTypes = Object.keys(resolveRef(operation.responses?.['200'])?.content ?? {});
+      const pathParameters = parameters.filter((parameter) => parameter.in === 'path').map(({ name }) => name);
+      const [bodyMediaType] = Object.keys(resolveRef(operation.requestBody)?.content ?? {});
+      // The media types of its answer with a body: 200, or 201 for an operation that creates.
+      const answer = operation.responses?.['200'] ?? operation.responses?.['201'];
+      // An answer without a body (204) still negotiates: its errors are JSON.
+      const content = resolveRef(answer)?.content;
+      const mediaTypes = content === undefined ? ['application/json'] : Object.keys(content);
       operations.push({
         operationId: operation.operationId,
         path,
@@ -53,6 +64,8 @@ function readOperations(): ContractOperation[] {
         creditCost,
         summary: typeof operation.summary === 'string' ? operation.summary : operation.operationId,
         queryParameters,
+        ...(pathParameters.length > 0 && { pathParameters }),
+        ...(bodyMediaType !== undefined && { bodyMediaType }),
         mediaTypes,
       });
     }
@@ -76,11 +89,45 @@ export function methodsByPath(operations: readonly ContractOperation[]): Readonl
 /** The methods each contract path answers. */
 export const allowedMethods: ReadonlyMap<string, readonly string[]> = methodsByPath(contractOperations);
 
+/**
+ * The contract path (its template, `/api/v1/watches/{id}`) a request's path addresses, or
+ * undefined: a path without parameters is itself; a template's parameter stands for one
+ * non-empty segment, whatever it holds (the parameter's own rule then judges it).
+ */
+export function pathTemplateOf(path: string, templates: Iterable<string>): string | undefined {
+  let found: string | undefined;
+  for (const template of templates) {
+    if (template === path) return template;
+    if (found === undefined && template.includes('{') && templatePattern(template).test(path)) found = template;
+  }
+  return found;
+}
+
+const PATTERNS = new Map<string, RegExp>();
+
+function templatePattern(template: string): RegExp {
+  let pattern = PATTERNS.get(template);
+  if (pattern === undefined) {
+    const escaped = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+    pattern = new RegExp(`^${escaped.join('([^/]+)')}$`);
+    PATTERNS.set(template, pattern);
+  }
+  return pattern;
+}
+
+/** The values of a template's path parameters in a path it matches, by name (still percent-encoded). */
+export function pathParameterValues(template: string, path: string): Record<string, string> {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const values = templatePattern(template).exec(path)?.slice(1) ?? [];
+  return Object.fromEntries(names.map((name, index) => [name, values[index] ?? '']));
+}
+
 export function operationAt(
   path: string,
   method: string,
   operations: readonly ContractOperation[] = contractOperations,
 ): ContractOperation | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method;
-  return operations.find((op) => op.path === path && op.method === wanted);
+  const template = pathTemplateOf(path, new Set(operations.map((op) => op.path)));
+  return operations.find((op) => op.path === template && op.method === wanted);
 }

@@ -13,7 +13,7 @@ export interface Parameters {
    * limit to its number); an optional one that is absent is not here, or has its default.
    */
   query: Record<string, string | number>;
-  /** The Idempotency-Key of a billed call, when it sent one. */
+  /** The Idempotency-Key of a billed call, or of a call that creates (createWatch), when it sent one. */
   idempotencyKey: string | undefined;
 }
 

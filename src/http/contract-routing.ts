@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed, unknownPath } from '../contract/errors.ts';
-import { type ContractOperation, methodsByPath, operationAt } from '../contract/operations.ts';
+import { type ContractOperation, methodsByPath, operationAt, pathTemplateOf } from '../contract/operations.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**
@@ -12,7 +12,8 @@ import type { AppEnv } from './app-env.ts';
 export function routeOperations(operations: readonly ContractOperation[]) {
   const allowedMethods = methodsByPath(operations);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const allowed = allowedMethods.get(c.req.path);
+    const template = pathTemplateOf(c.req.path, allowedMethods.keys());
+    const allowed = template === undefined ? undefined : allowedMethods.get(template);
     if (!allowed) throw unknownPath(c.req.path);
     const operation = operationAt(c.req.path, c.req.method, operations);
     if (!operation) throw methodNotAllowed(allowed);

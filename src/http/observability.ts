@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
-import { allowedMethods, operationAt } from '../contract/operations.ts';
+import { allowedMethods, operationAt, pathTemplateOf } from '../contract/operations.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { AppEnv } from './app-env.ts';
@@ -58,13 +58,14 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
 
 /**
  * The operation a request addressed and the served path it matched, from the service's own
- * tables: the contract's operationId for a contract path (a 405 is counted under the path's
- * operation: every operation is a GET), the registered path of another route (the docs and the
+ * tables: the contract's operationId for a contract path, its template for one with a watch id (a
+ * 405 is counted under the path's GET, which every contract path has), the registered path of
+ * another route (the docs and the
  * contract documents), or `unmatched`.
  */
 function servedRoute(c: Context<AppEnv>): { operation: string; path: string | undefined } {
   const requested = c.req.path;
-  if (allowedMethods.has(requested)) {
+  if (pathTemplateOf(requested, allowedMethods.keys()) !== undefined) {
     const operation = c.get('operation') ?? operationAt(requested, 'GET')!;
     return { operation: operation.operationId, path: operation.path };
   }

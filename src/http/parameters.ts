@@ -1,15 +1,30 @@
 import { createMiddleware } from 'hono/factory';
 import { usageDaysAsked } from '../accounts/usage-days.ts';
 import { ApiError } from '../contract/errors.ts';
-import { contractOperations } from '../contract/operations.ts';
+import { contractOperations, pathParameterValues } from '../contract/operations.ts';
 import { checkQueryParameter, idempotencyKeyParameter, queryParameters } from '../contract/parameters.ts';
 import { usageRange } from '../contract/usage-range.ts';
+import { checkBodyMediaType, watchAsk, watchIdParameter } from '../contract/watch-request.ts';
 import type { AppEnv } from './app-env.ts';
 
 // Every query parameter the contract declares has its generated schema and its rule, and a
 // required one its missing_* code; otherwise the start fails.
 for (const operation of contractOperations)
   for (const parameter of operation.queryParameters) checkQueryParameter(parameter);
+
+/** The rule of each path parameter the contract declares, by name (docs/product-rules.md R19.6). */
+const PATH_PARAMETERS: Readonly<Record<string, (given: string) => string>> = { id: watchIdParameter };
+/** The rule of each request body, by operationId: the value billing and the handler read (R19.3). */
+const BODIES: Readonly<Record<string, (text: string) => Record<string, string>>> = {
+  createWatch: (text) => ({ ...watchAsk(text) }),
+};
+for (const operation of contractOperations) {
+  for (const name of operation.pathParameters ?? [])
+    if (PATH_PARAMETERS[name] === undefined)
+      throw new Error(`openapi.yaml declares the path parameter "${name}", which has no rule in http/parameters.ts`);
+  if (operation.bodyMediaType !== undefined && BODIES[operation.operationId] === undefined)
+    throw new Error(`openapi.yaml: ${operation.operationId} takes a body, which has no rule in http/parameters.ts`);
+}
 
 type Query = Record<string, string | number>;
 
@@ -47,11 +62,26 @@ export const validParameters = (now: () => Date) =>
     if (c.get('refusal') === undefined) {
       try {
         const operation = c.get('operation');
+        // The path's parameters first (the resource), then the query's, then the body.
+        const path: Record<string, string> = {};
+        if (operation.pathParameters !== undefined)
+          for (const [name, given] of Object.entries(pathParameterValues(operation.path, c.req.path)))
+            path[name] = PATH_PARAMETERS[name]!(given);
         const declared = queryParameters(c.req.url, operation.queryParameters);
         const across = ACROSS_PARAMETERS[operation.operationId];
-        const query = across === undefined ? declared : across(declared, now());
-        const idempotencyKey = operation.creditCost > 0 ? idempotencyKeyParameter(c) : undefined;
+        let query = across === undefined ? declared : across(declared, now());
+        let body: Record<string, string> | undefined;
+        if (operation.bodyMediaType !== undefined) {
+          checkBodyMediaType(c.req.header('content-type'));
+          body = BODIES[operation.operationId]!(await c.req.text());
+          // What the call asks is its body: the same body under one Idempotency-Key replays (R19.8).
+          query = { ...query, ...body };
+        }
+        const takesKey = operation.creditCost > 0 || operation.bodyMediaType !== undefined;
+        const idempotencyKey = takesKey ? idempotencyKeyParameter(c) : undefined;
         c.req.addValidatedData('query', query);
+        c.req.addValidatedData('param', path);
+        if (body !== undefined) c.req.addValidatedData('json', body);
         c.req.addValidatedData('header', idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
         c.set('parameters', { query, idempotencyKey });
       } catch (error) {

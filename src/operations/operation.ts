@@ -54,5 +54,7 @@ export function registerOperation<R extends RouteConfig>(app: App, route: R, han
   app.openAPIRegistry.registerPath(route);
   // RouteHandler is a Handler whose input and responses are typed from the route; hono's `on`
   // takes it as the plain Handler it is at run time.
-  app.on(route.method.toUpperCase(), route.path, handler as unknown as Handler<AppEnv>);
+  // The contract's path template (`/api/v1/watches/{id}`) in hono's spelling (`:id`).
+  const path = route.path.replace(/\{([^}]+)\}/g, ':$1');
+  app.on(route.method.toUpperCase(), path, handler as unknown as Handler<AppEnv>);
 }

@@ -6,11 +6,12 @@ import { registerKeys } from './keys.tsx';
 import { registerLedger } from './ledger.tsx';
 import { registerOverview } from './overview.tsx';
 import { registerSettings } from './settings.tsx';
+import { registerWatches } from './watches.tsx';
 import type { Web, WebDependencies } from './web-env.ts';
 
 /**
  * The signed-in pages: overview (balance, usage chart), API keys and their caps, ledger and its
- * CSV, buying credits, alerts, the account's settings.
+ * CSV, buying credits, alerts, watches, the account's settings.
  */
 export function registerDashboardPages(web: Web, deps: WebDependencies) {
   const { sql, now, payments, operator, webhooks } = deps;
@@ -19,6 +20,7 @@ export function registerDashboardPages(web: Web, deps: WebDependencies) {
   registerLedger(web, { sql, now });
   registerCredits(web, { sql, payments, operator });
   registerAlerts(web, { sql, webhooks });
+  registerWatches(web, { sql, watchLimit: deps.watchLimit });
   registerSettings(web, {
     settings: new AccountSettings(deps),
     twoFactor: new TwoFactor(sql),

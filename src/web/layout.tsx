@@ -24,6 +24,7 @@ const NAV = [
   { id: 'ledger', href: '/account/ledger', label: 'Ledger' },
   { id: 'credits', href: '/account/credits', label: 'Buy credits' },
   { id: 'alerts', href: '/account/alerts', label: 'Alerts' },
+  { id: 'watches', href: '/account/watches', label: 'Watches' },
   { id: 'settings', href: '/account/settings', label: 'Settings' },
 ] as const;
 

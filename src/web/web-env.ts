@@ -46,4 +46,6 @@ export interface WebDependencies {
   operator: OperatorSettings;
   /** How alert webhooks are checked and reached, as the alert sender does it; public addresses only by default. */
   webhooks?: WebhookPostOptions;
+  /** The most live watches an account holds per dataset (the Watches page creates them like the API). */
+  watchLimit: number;
 }

@@ -62,6 +62,9 @@ function reduceSchema(document: any, schema: any): any {
     out.enum = [String(out.const)];
     delete out.const;
   }
+  // The generated zod of a `format: uuid` string with a `pattern` keeps only the pattern, which
+  // says more (a watch id: lower case); the service checks the pattern (contract/watch-request.ts).
+  if (out.format === 'uuid' && typeof out.pattern === 'string') delete out.format;
   // The generated zod writes a `format: date` string as its pattern; both say YYYY-MM-DD.
   if (out.format === 'date') {
     delete out.format;
@@ -91,7 +94,8 @@ function reduceDocument(document: any) {
       }
       operations[`${method.toUpperCase()} ${path}`] = {
         operationId: operation.operationId,
-        parameters: (operation.parameters ?? []).map((p: any) => {
+        // A path item's parameters are each of its operations' (the watch id of /watches/{id}).
+        parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: any) => {
           const parameter = deref(document, p);
           return {
             name: parameter.name,

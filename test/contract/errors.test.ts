@@ -29,9 +29,9 @@ function documentedCodes(): { code: string; status: number; where: string }[] {
   const found: { code: string; status: number; where: string }[] = [];
   const responsesOf = [
     ...Object.entries<any>(spec.paths).flatMap(([path, item]) =>
-      Object.entries<any>(item).map(
-        ([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.responses] as const,
-      ),
+      Object.entries<any>(item)
+        .filter(([method]) => method !== 'parameters')
+        .map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.responses] as const),
     ),
     ['x-refusals-before-operations', spec['x-refusals-before-operations'].responses] as const,
   ];

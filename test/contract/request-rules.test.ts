@@ -216,3 +216,21 @@ describe('every domain the schema allows is accepted (the pattern is a sound par
     }
   });
 });
+
+describe("the body of createWatch states the lookups' parameter rules", () => {
+  it("a domain watch's target has the domain parameter's schema; an advertiser watch's, the name's and no NUL", () => {
+    const schemas = (openapiDocument.components as any).schemas;
+    const domain = (openapiDocument.components as any).parameters.domain.schema;
+    const target = schemas.DomainWatchRequest.properties.target;
+    expect([target.pattern, target.minLength, target.maxLength]).toEqual([
+      domain.pattern,
+      domain.minLength,
+      domain.maxLength,
+    ]);
+    const name = schemas.AdvertiserWatchRequest.properties.target;
+    expect(name.maxLength).toBe(schemas.AdvertiserName.maxLength);
+    const pattern = new RegExp(name.pattern, 'u');
+    expect(['Acme Outdoor', ' x ', '\u3000a'].every((value) => pattern.test(value))).toBe(true);
+    expect(['', ' ', '\u3000\ufeff', 'a\u0000b'].some((value) => pattern.test(value))).toBe(false);
+  });
+});

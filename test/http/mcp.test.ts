@@ -23,6 +23,7 @@ const CALLS: Record<string, { args: Record<string, string | number>; price: numb
   getAccount: { args: {}, price: 0 },
   getAccountUsage: { args: {}, price: 0 },
   getAccountLedger: { args: { limit: 5 }, price: 0 },
+  listWatches: { args: { limit: 5 }, price: 0 },
 };
 
 type Result = CallToolResult & { structuredContent: Record<string, any> };
@@ -248,6 +249,7 @@ function toolPath(name: string): string {
     getAccount: '/api/v1/account',
     getAccountUsage: '/api/v1/account/usage',
     getAccountLedger: '/api/v1/account/ledger',
+    listWatches: '/api/v1/watches',
   };
   return paths[name];
 }

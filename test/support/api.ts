@@ -9,6 +9,8 @@ export interface RequestOptions {
   key?: string;
   method?: string;
   headers?: Record<string, string>;
+  /** A request body, sent as given (a JSON body needs its Content-Type in `headers`). */
+  body?: string;
 }
 
 export interface TestApi {
@@ -29,10 +31,10 @@ export async function createTestApi(options: Omit<TestAppOptions, 'sql'> = {}): 
   const api: TestApi = {
     db,
     app,
-    async request(path, { key, method = 'GET', headers = {} } = {}) {
+    async request(path, { key, method = 'GET', headers = {}, body } = {}) {
       const all: Record<string, string> = { ...headers };
       if (key !== undefined) all.Authorization = `Bearer ${key}`;
-      const response = await app.request(path, { method, headers: all });
+      const response = await app.request(path, { method, headers: all, ...(body !== undefined && { body }) });
       return validateResponse(method, path, response);
     },
     async newKey(balance = 200) {

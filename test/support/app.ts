@@ -7,6 +7,7 @@ import {
   DEFAULT_OPERATOR,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_UNAUTHORIZED_FLOOR_MS,
+  DEFAULT_WATCH_LIMIT,
 } from '../../src/config.ts';
 import { poolUse } from '../../src/data/pool-use.ts';
 import { ReadReplicas } from '../../src/data/read-replicas.ts';
@@ -50,6 +51,7 @@ export function testAppDependencies({ sql, ...given }: TestAppOptions): AppDepen
     web: NO_WEB,
     payments: null,
     operator: DEFAULT_OPERATOR,
+    watchLimit: DEFAULT_WATCH_LIMIT,
     ...given,
   };
 }

@@ -4,6 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { projectRoot } from '../../src/config.ts';
+import { pathTemplateOf } from '../../src/contract/operations.ts';
 
 /**
  * Validates every response a test receives against `openapi.yaml` itself (not the generated code):
@@ -87,12 +88,19 @@ export async function validateResponse(method: string, url: string, response: Re
   const where = `${method} ${pathname} → ${response.status}`;
   const requestId = response.headers.get('x-request-id');
   if (!requestId) throw new Error(`${where}: no X-Request-Id header`);
-  const pathItem = spec.paths[pathname];
+  // A path with parameters (`/api/v1/watches/{id}`) is validated against its template.
+  const template = pathTemplateOf(pathname, Object.keys(spec.paths));
+  const pathItem = template === undefined ? undefined : spec.paths[template];
   const isHead = method === 'HEAD';
   const contentType = response.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
   // JSON is parsed; a text answer (the metrics) is validated as the string it is.
-  const body: any = isHead ? undefined : mediaType === 'application/json' ? JSON.parse(text) : text;
+  const body: any =
+    isHead || (response.status === 204 && text === '')
+      ? undefined
+      : mediaType === 'application/json'
+        ? JSON.parse(text)
+        : text;
   if (!pathItem) {
     // Unknown paths are outside the contract; they still answer the documented error shape.
     if (response.status !== 404 || mediaType !== 'application/json' || body?.error !== 'not_found') {
@@ -122,7 +130,9 @@ export async function validateResponse(method: string, url: string, response: Re
       throw new Error(`${where}: header ${name} is sent but not documented`);
     }
   }
-  if (!isHead) {
+  if (!isHead && definition.content === undefined && text !== '')
+    throw new Error(`${where}: a response documented without a body has one: ${text.slice(0, 200)}`);
+  if (!isHead && definition.content !== undefined) {
     const content = definition.content[mediaType];
     if (!content)
       throw new Error(

@@ -25,6 +25,7 @@ from alk_client.api.advertisers import (
 )
 from alk_client.api.domains import get_brand_bid_report, get_domain_summary
 from alk_client.api.operations import get_health, get_metrics, get_readiness
+from alk_client.api.watches import create_watch, delete_watch, get_watch, list_watch_events, list_watches
 from alk_client.models import (
     Account,
     AdvertiserHistory,
@@ -43,6 +44,13 @@ from alk_client.models import (
     Profile,
     Readiness,
     UnauthorizedError,
+    AdvertiserWatchRequest,
+    DomainWatchRequest,
+    Watch,
+    WatchEventList,
+    WatchList,
+    WatchNotFoundError,
+    WatchRequestError,
 )
 from alk_client.types import Response
 
@@ -175,6 +183,26 @@ r = get_advertiser_landing_domains.sync_detailed(client=revoked, name="Acme Outd
 check("revoked key (401)", r, 401, UnauthorizedError, lambda _: r.headers.get("WWW-Authenticate") == "Bearer")
 r = get_account.sync_detailed(client=anonymous)
 check("no key (401)", r, 401, UnauthorizedError)
+
+# The watches (docs/product-rules.md §19): created, found again, read, listed, deleted; all free.
+r = create_watch.sync_detailed(client=bearer, body=DomainWatchRequest(kind="domain", target="WWW.Python-Client.com"))
+check("create a domain watch (201)", r, 201, Watch, lambda w: w.target == "python-client.com" and charged(r, 0))
+watch = r.parsed
+r = create_watch.sync_detailed(client=bearer, body=DomainWatchRequest(kind="domain", target="python-client.com"))
+check("the same watch again (200)", r, 200, Watch, lambda w: w.id == watch.id)
+r = create_watch.sync_detailed(client=bearer, body=AdvertiserWatchRequest(kind="advertiser", target="   "))
+check("a blank advertiser (400)", r, 400, WatchRequestError, lambda e: e.error.value == "missing_name")
+r = get_watch.sync_detailed(watch.id, client=bearer)
+check("read the watch", r, 200, Watch, lambda w: w.kind.value == "domain")
+r = list_watches.sync_detailed(client=api_key_header, limit=200)
+check("list the watches", r, 200, WatchList, lambda page: any(w.id == watch.id for w in page.watches))
+r = list_watch_events.sync_detailed(watch.id, client=bearer)
+check("its events", r, 200, WatchEventList, lambda page: page.events == [] and page.next_cursor is None)
+r = delete_watch.sync_detailed(watch.id, client=bearer)
+results.append(r.status_code == 204 and r.content == b"")
+print(f"{'ok  ' if results[-1] else 'FAIL'} delete the watch: {r.status_code}")
+r = get_watch.sync_detailed(watch.id, client=bearer)
+check("the deleted watch (404)", r, 404, WatchNotFoundError, lambda e: e.error == "watch_not_found")
 
 r = get_health.sync_detailed(client=anonymous)
 check("health, no key", r, 200, Health, lambda h: h.status == "ok")

@@ -27,6 +27,7 @@ TOOLS = {
     "getAccount",
     "getAccountUsage",
     "getAccountLedger",
+    "listWatches",
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import schemathesis
 
 from .keys import REFUSED
-from .responses import body, header, key_kind, needs_no_key, price
+from .responses import allowed_methods, body, header, key_kind, needs_no_key, price, takes_idempotency_key
 
 
 @schemathesis.check
@@ -30,10 +30,11 @@ def keys_and_credits(ctx, response, case):
     remaining = header(response, "X-Credits-Remaining")
     where = f"{method} {case.operation.path} with the {kind} key answered {status}"
 
-    if method not in ("GET", "HEAD"):
-        # The method is checked before the key: whatever the key, 405 with Allow, free.
+    allowed = allowed_methods(case)
+    if method not in allowed:
+        # The method is checked before the key: whatever the key, 405 with the path's Allow, free.
         assert status == 405, f"{where}; expected 405"
-        assert header(response, "Allow") == "GET, HEAD", f"{where}: Allow is {header(response, 'Allow')!r}"
+        assert header(response, "Allow") == ", ".join(allowed), f"{where}: Allow is {header(response, 'Allow')!r}"
         assert charged is None and remaining is None, f"{where}: a 405 must carry no credit headers"
         payload = body(response)
         assert isinstance(payload, dict) and payload.get("error") == "method_not_allowed", f"{where}: body {payload!r}"
@@ -58,14 +59,16 @@ def keys_and_credits(ctx, response, case):
         assert kind == "poor", f"{where}; only the key without credits may get 402"
     if kind == "poor" and cost > 0:
         assert status in (400, 402), f"{where}; a key without credits gets 400 (parameters come first) or 402"
-    if status in (400, 402, 422, 429):
+    if status in (201, 204, 400, 402, 409, 415, 422, 429):
         assert charged == "0", f"{where}: X-Credits-Charged is {charged}, but {status} is free"
     if status == 422:
-        assert cost > 0, f"{where}; only billed operations take an Idempotency-Key"
+        assert takes_idempotency_key(case), f"{where}; only operations that take an Idempotency-Key answer 422"
     payload = body(response)
     if header(response, "Idempotent-Replayed") == "true":
         # The stored first answer, byte for byte; the headers describe the replay, which is free.
-        assert status in (200, 404) and cost > 0, f"{where}: only a charged answer is replayed"
+        # A billed call keeps its charged answers (200, data 404), createWatch the watch it made or found.
+        kept = (200, 404) if cost > 0 else (200, 201)
+        assert status in kept and takes_idempotency_key(case), f"{where}: only a kept answer is replayed"
         assert charged == "0", f"{where}: a replay charged {charged}"
         if payload is not None and "credits_charged" in payload:
             assert payload["credits_charged"] == cost, f"{where}: replayed body credits_charged {payload['credits_charged']}"

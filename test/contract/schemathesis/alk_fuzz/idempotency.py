@@ -35,7 +35,9 @@ def after_load_schema(context, schema):
 
 
 def _request(case) -> str:
-    return json.dumps([case.operation.label, case.query], sort_keys=True, default=repr, ensure_ascii=False)
+    # The body too: createWatch's body is what the key stands for (docs/product-rules.md R19.8).
+    request = [case.operation.label, case.query, getattr(case, "body", None)]
+    return json.dumps(request, sort_keys=True, default=repr, ensure_ascii=False)
 
 
 def _well_formed(key) -> bool:

@@ -149,9 +149,28 @@ def positive_range(query: dict) -> None:
         query["to"] = to.isoformat()
 
 
+def watch_inputs(case, negative: bool) -> None:
+    """The watches' inputs the schemas cannot state (docs/product-rules.md R19.4, R19.6).
+
+    A negative createWatch body whose domain target the pattern refuses but the rule may accept (a
+    URL, `example.fr`) gets a target the rule refuses; a negative watch id of `.` or `..`, which
+    the client would resolve away as a path segment, gets one that stays a segment.
+    """
+    if negative and isinstance(case.body, dict) and case.body.get("kind") == "domain":
+        target = case.body.get("target")
+        if isinstance(target, str):
+            refused = refused_domain(target, repr(target))
+            case.body["target"] = refused if isinstance(refused, str) else "localhost"
+    path_parameters = case.path_parameters
+    if negative and isinstance(path_parameters, dict) and path_parameters.get("id") in (".", ".."):
+        path_parameters["id"] = "not-a-watch"
+
+
 @schemathesis.hook
 def map_case(context, case):
     meta = case.meta
+    if meta is not None and meta.phase.name != TestPhase.EXAMPLES:
+        watch_inputs(case, meta.generation.mode != GenerationMode.POSITIVE)
     query = case.query
     if meta is None or not isinstance(query, dict) or meta.phase.name == TestPhase.EXAMPLES:
         return case
