@@ -4,6 +4,7 @@ import { SEARCH_KEY_VERSION } from '../contract/search-key.ts';
 import type { Sql } from '../data/client.ts';
 import { SANDBOX_SCHEMA } from '../data/sandbox.ts';
 import { keyedNames } from '../data/search-keys.ts';
+import { queueWatchNews } from '../data/watch-news.ts';
 import {
   type BatchOutcome,
   countStatuses,
@@ -54,14 +55,18 @@ const OBSERVATIONS_LOCK = 7_310_001;
  * the first accepted row that mentions it; a later row tying it to another identifier is
  * rejected. The result does not depend on the batch size. Each batch, with every aggregate it
  * affects, commits in one transaction; an error stops the load after the last committed batch,
- * and loading the whole input again completes it. The load returns once every batch is durable.
+ * and loading the whole input again completes it. The load returns once every batch is durable,
+ * and the brand watch news it found is queued for delivery.
  */
 export async function ingestObservations(
   sql: Sql,
   records: Records,
   options: IngestOptions = {},
 ): Promise<IngestSummary> {
-  return ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
+  const summary = await ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
+  // The load's brand watch news, into the outbox: one delivery per watch (docs/product-rules.md R19.21).
+  await queueWatchNews(sql);
+  return summary;
 }
 
 function observationsKind(today: string): IngestKind {

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await resetData(db.sql);
-  await db.sql`TRUNCATE public.watch_events, public.watches`;
+  await db.sql`TRUNCATE public.watch_events, public.watch_deliveries, public.watch_digests, public.watches`;
 });
 
 const ingest = (records: Record<string, unknown>[], batchSize?: number, sql: Sql = db.sql) =>
@@ -111,7 +111,7 @@ describe('brand watch: matching at ingest (docs/product-rules.md R19.20)', () =>
     await ingest(LOAD);
     const whole = await foundEvents(db.sql);
     await resetData(db.sql);
-    await db.sql`TRUNCATE public.watch_events`;
+    await db.sql`TRUNCATE public.watch_events, public.watch_deliveries, public.watch_digests`;
     await ingest(LOAD, 1);
     // The footprint is the identifier's when the change was found: smaller in an earlier batch.
     const changes = (events: Awaited<ReturnType<typeof foundEvents>>) =>
