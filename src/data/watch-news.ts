@@ -8,6 +8,14 @@ import { writeLedger } from './ledger-entries.ts';
  * killed mid-way leaves its part to the others once its lease ends.
  */
 
+/**
+ * Ids as one text parameter: the service's pools do not fetch array types (src/data/client.ts),
+ * so an array parameter would not serialize as one.
+ */
+function ids(list: readonly number[]): string {
+  return list.join(',');
+}
+
 /** The operation a watch delivery's charge names in the ledger (the contract's webhook). */
 export const WATCH_NEWS_OPERATION = 'watchNews';
 
@@ -93,7 +101,7 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       { id: number; balance: number; low_balance_armed: boolean; low_balance_threshold: number | null }[]
     >`
       SELECT id, balance, low_balance_armed, low_balance_threshold FROM accounts
-      WHERE id = ANY(${accountIds}::bigint[]) ORDER BY id FOR UPDATE`;
+      WHERE id = ANY(string_to_array(${ids(accountIds)}, ',')::bigint[]) ORDER BY id FOR UPDATE`;
     const byId = new Map(accounts.map((account) => [account.id, { ...account, alerted: false }]));
     const entries: {
       delivery_id: number;
@@ -168,17 +176,19 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       // News no longer held: a later shortage is told again.
       await tx`
         DELETE FROM watch_hold_notices n
-        WHERE n.account_id = ANY(${charged.map((a) => a.id)}::bigint[])
+        WHERE n.account_id = ANY(string_to_array(${ids(charged.map((a) => a.id))}, ',')::bigint[])
           AND NOT EXISTS (SELECT FROM watch_deliveries d WHERE d.account_id = n.account_id AND d.billing = 'held')`;
     }
     let newlyHeld: BillingPass['newlyHeld'] = [];
     if (held.length > 0) {
-      await tx`UPDATE watch_deliveries SET billing = 'held' WHERE id = ANY(${held}::bigint[]) AND billing = 'due'`;
+      await tx`
+        UPDATE watch_deliveries SET billing = 'held'
+        WHERE id = ANY(string_to_array(${ids(held)}, ',')::bigint[]) AND billing = 'due'`;
       newlyHeld = (
         await tx<{ account_id: number; email: string | null }[]>`
           WITH noticed AS (
             INSERT INTO watch_hold_notices (account_id)
-            SELECT unnest(${[...heldAccounts]}::bigint[])
+            SELECT unnest(string_to_array(${ids([...heldAccounts])}, ',')::bigint[])
             ON CONFLICT (account_id) DO NOTHING
             RETURNING account_id
           )
@@ -312,7 +322,7 @@ async function eventsOf(sql: Sql, deliveryIds: number[]): Promise<Map<number, Ne
     SELECT e.id, e.watch_id::text, e.delivery_id, w.kind, e.advertiser_id, e.advertiser, e.landing_domain,
            to_char(e.first_seen, 'YYYY-MM-DD') AS first_seen, e.landing_domain_count, e.found_at
     FROM watch_events e JOIN watches w ON w.id = e.watch_id
-    WHERE e.delivery_id = ANY(${deliveryIds}::bigint[])
+    WHERE e.delivery_id = ANY(string_to_array(${ids(deliveryIds)}, ',')::bigint[])
     ORDER BY e.delivery_id, e.id`;
   for (const row of rows) {
     const list = byDelivery.get(row.delivery_id) ?? [];
@@ -448,7 +458,8 @@ export async function takeDueDigests(sql: Sql, limit: number, leaseMs: number): 
   >`
     SELECT d.id, d.digest_id, w.id AS watch_id, w.kind, w.target, w.sandbox, w.created_at
     FROM watch_deliveries d JOIN watches w ON w.id = d.watch_id
-    WHERE d.digest_id = ANY(${digests.map((d) => d.id)}::bigint[]) AND d.billing IN ('paid', 'free', 'refunded')
+    WHERE d.digest_id = ANY(string_to_array(${ids(digests.map((d) => d.id))}, ',')::bigint[])
+      AND d.billing IN ('paid', 'free', 'refunded')
     ORDER BY d.id`;
   const events = await eventsOf(
     sql,
