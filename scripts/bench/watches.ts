@@ -155,7 +155,8 @@ async function partA(server: BenchServer) {
     const result = await timedLoad(url, records);
     runs.push({ watches, ...result, load: load() });
     log(
-      `${watches ? 'with' : 'without'} watches: ${result.seconds.toFixed(1)} s, ${result.events} events (load ${load()})`,
+      `${watches ? 'with' : 'without'} watches: ${result.seconds.toFixed(1)} s, ${result.events} events ` +
+        `(load ${load()})`,
     );
   }
   const mean = (w: boolean) => {
