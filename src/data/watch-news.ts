@@ -494,3 +494,9 @@ export async function recordDigest(
         next_attempt_at = coalesce(${retryAt}::timestamptz, next_attempt_at)
     WHERE id = ${digest.id}`;
 }
+
+/** The live sandbox watches' kinds and targets (the sandbox replay makes news for each). */
+export async function sandboxWatchTargets(sql: Sql): Promise<{ kind: 'domain' | 'advertiser'; target: string }[]> {
+  return sql<{ kind: 'domain' | 'advertiser'; target: string }[]>`
+    SELECT DISTINCT kind, target FROM public.watches WHERE sandbox AND deleted_at IS NULL ORDER BY kind, target`;
+}
