@@ -500,3 +500,21 @@ export async function sandboxWatchTargets(sql: Sql): Promise<{ kind: 'domain' | 
   return sql<{ kind: 'domain' | 'advertiser'; target: string }[]>`
     SELECT DISTINCT kind, target FROM public.watches WHERE sandbox AND deleted_at IS NULL ORDER BY kind, target`;
 }
+
+/**
+ * The account's live watch `watchId` of the dataset of the caller's key (a test key sees sandbox
+ * watches only, a live key live ones); null for any other (unknown, another account's, deleted).
+ */
+export async function liveWatchOf(
+  sql: Sql,
+  { accountId, watchId, sandbox }: { accountId: number; watchId: string; sandbox: boolean },
+): Promise<NewsWatch | null> {
+  const [row] = await sql<
+    { id: string; kind: 'domain' | 'advertiser'; target: string; sandbox: boolean; created_at: Date }[]
+  >`
+    SELECT id::text, kind, target, sandbox, created_at FROM public.watches
+    WHERE id = ${watchId}::uuid AND account_id = ${accountId} AND sandbox = ${sandbox} AND deleted_at IS NULL`;
+  return row
+    ? { id: row.id, kind: row.kind, target: row.target, sandbox: row.sandbox, createdAt: row.created_at }
+    : null;
+}
