@@ -54,7 +54,7 @@ describe('a watch test event (docs/product-rules.md R19.29)', () => {
     ).toMatchObject({ sent: { status: 500, error: 'the endpoint answered 500' } });
   });
 
-  it("refuses another account's watch, a deleted one, the other dataset's, and an account without webhook", async () => {
+  it("refuses another account's watch, a deleted one, the other dataset's, and no webhook", async () => {
     const { id: accountId } = await createAccount(db.sql);
     const { id: otherId } = await createAccount(db.sql);
     await setAlertWebhook(db.sql, accountId, receiver.url, 'whsec_watch_test');
