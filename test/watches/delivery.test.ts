@@ -5,6 +5,7 @@ import { setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.t
 import type { Sql } from '../../src/data/client.ts';
 import { connect } from '../../src/data/client.ts';
 import { SANDBOX_SEARCH_PATH } from '../../src/data/sandbox.ts';
+import { usageByDay } from '../../src/data/usage.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { MAX_ATTEMPTS, WatchNewsSender } from '../../src/watches/news-sender.ts';
@@ -149,6 +150,11 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
       expect.objectContaining({ kind: 'charge', amount: -5, key_id: owner.keyId, endpoint: 'watchNews' }),
     ]);
     expect(await balanceOf(owner.accountId)).toBe(190);
+    // Counted in the usage like calls of an operation, under the key that created the watches.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await usageByDay(db.sql, owner.accountId, today, today, owner.keyId)).toMatchObject([
+      { operation: 'watchNews', calls: 2, refundedCalls: 0, credits: 10 },
+    ]);
     const digest = await smtp.next(owner.email);
     expect(digest.subject).toBe('Brand watch: 4 new changes found');
     expect(digest.raw).toContain('new advertiser Tent Deals (AR2)');
