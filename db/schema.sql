@@ -1092,6 +1092,79 @@ CREATE TABLE public.undelivered_charges (
 );
 
 --
+-- Name: watch_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.watch_deliveries (
+    id bigint NOT NULL,
+    watch_id uuid NOT NULL,
+    account_id bigint NOT NULL,
+    digest_id bigint NOT NULL,
+    sandbox boolean NOT NULL,
+    events integer NOT NULL,
+    part integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    billing text DEFAULT 'due'::text NOT NULL,
+    charge_id bigint,
+    refund_id bigint,
+    billing_locked_until timestamp with time zone,
+    webhook_url text COLLATE pg_catalog."C",
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_until timestamp with time zone,
+    delivered_at timestamp with time zone,
+    given_up_at timestamp with time zone,
+    last_status integer,
+    last_error text,
+    CONSTRAINT watch_deliveries_billing_check CHECK ((billing = ANY (ARRAY['due'::text, 'held'::text, 'paid'::text, 'free'::text, 'refunded'::text]))),
+    CONSTRAINT watch_deliveries_check CHECK (((billing = ANY (ARRAY['paid'::text, 'refunded'::text])) = (charge_id IS NOT NULL))),
+    CONSTRAINT watch_deliveries_check1 CHECK (((billing = 'refunded'::text) = (refund_id IS NOT NULL))),
+    CONSTRAINT watch_deliveries_events_check CHECK ((events >= 1))
+);
+
+--
+-- Name: watch_deliveries_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.watch_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watch_deliveries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: watch_digests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.watch_digests (
+    id bigint NOT NULL,
+    account_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_until timestamp with time zone,
+    sent_at timestamp with time zone,
+    given_up_at timestamp with time zone,
+    last_error text
+);
+
+--
+-- Name: watch_digests_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.watch_digests ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watch_digests_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: watch_events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1104,6 +1177,7 @@ CREATE TABLE public.watch_events (
     first_seen date NOT NULL,
     landing_domain_count integer NOT NULL,
     found_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivery_id bigint,
     CONSTRAINT watch_events_landing_domain_count_check CHECK ((landing_domain_count >= 1))
 );
 
@@ -1118,6 +1192,16 @@ ALTER TABLE public.watch_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+--
+-- Name: watch_hold_notices; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.watch_hold_notices (
+    account_id bigint NOT NULL,
+    held_at timestamp with time zone DEFAULT now() NOT NULL,
+    emailed_at timestamp with time zone
 );
 
 --
@@ -1606,6 +1690,34 @@ ALTER TABLE ONLY public.undelivered_charges
     ADD CONSTRAINT undelivered_charges_pkey PRIMARY KEY (charge_id);
 
 --
+-- Name: watch_deliveries watch_deliveries_charge_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_charge_id_key UNIQUE (charge_id);
+
+--
+-- Name: watch_deliveries watch_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: watch_deliveries watch_deliveries_refund_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_refund_id_key UNIQUE (refund_id);
+
+--
+-- Name: watch_digests watch_digests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_digests
+    ADD CONSTRAINT watch_digests_pkey PRIMARY KEY (id);
+
+--
 -- Name: watch_events watch_events_once; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1618,6 +1730,13 @@ ALTER TABLE ONLY public.watch_events
 
 ALTER TABLE ONLY public.watch_events
     ADD CONSTRAINT watch_events_pkey PRIMARY KEY (id);
+
+--
+-- Name: watch_hold_notices watch_hold_notices_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_hold_notices
+    ADD CONSTRAINT watch_hold_notices_pkey PRIMARY KEY (account_id);
 
 --
 -- Name: watches watches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1838,10 +1957,46 @@ CREATE INDEX ledger_reversals ON public.ledger USING btree (reversal_of) WHERE (
 CREATE INDEX new_key_flashes_by_expiry ON public.new_key_flashes USING btree (expires_at);
 
 --
+-- Name: watch_deliveries_of_digest; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_deliveries_of_digest ON public.watch_deliveries USING btree (digest_id);
+
+--
+-- Name: watch_deliveries_to_bill; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_deliveries_to_bill ON public.watch_deliveries USING btree (account_id, id) WHERE (billing = ANY (ARRAY['due'::text, 'held'::text]));
+
+--
+-- Name: watch_deliveries_to_post; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_deliveries_to_post ON public.watch_deliveries USING btree (next_attempt_at) WHERE ((webhook_url IS NOT NULL) AND (delivered_at IS NULL) AND (given_up_at IS NULL));
+
+--
+-- Name: watch_digests_due; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_digests_due ON public.watch_digests USING btree (next_attempt_at) WHERE ((sent_at IS NULL) AND (given_up_at IS NULL));
+
+--
+-- Name: watch_events_by_delivery; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_events_by_delivery ON public.watch_events USING btree (delivery_id);
+
+--
 -- Name: watch_events_by_watch; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX watch_events_by_watch ON public.watch_events USING btree (watch_id, id);
+
+--
+-- Name: watch_events_unqueued; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX watch_events_unqueued ON public.watch_events USING btree (watch_id, id) WHERE (delivery_id IS NULL);
 
 --
 -- Name: watches_by_account; Type: INDEX; Schema: public; Owner: -
@@ -2125,11 +2280,67 @@ ALTER TABLE ONLY public.undelivered_charges
     ADD CONSTRAINT undelivered_charges_charge_id_fkey FOREIGN KEY (charge_id) REFERENCES public.ledger(id);
 
 --
+-- Name: watch_deliveries watch_deliveries_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id);
+
+--
+-- Name: watch_deliveries watch_deliveries_charge_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_charge_id_fkey FOREIGN KEY (charge_id) REFERENCES public.ledger(id);
+
+--
+-- Name: watch_deliveries watch_deliveries_digest_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_digest_id_fkey FOREIGN KEY (digest_id) REFERENCES public.watch_digests(id);
+
+--
+-- Name: watch_deliveries watch_deliveries_refund_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES public.ledger(id);
+
+--
+-- Name: watch_deliveries watch_deliveries_watch_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_deliveries
+    ADD CONSTRAINT watch_deliveries_watch_id_fkey FOREIGN KEY (watch_id) REFERENCES public.watches(id);
+
+--
+-- Name: watch_digests watch_digests_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_digests
+    ADD CONSTRAINT watch_digests_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id);
+
+--
+-- Name: watch_events watch_events_delivery_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_events
+    ADD CONSTRAINT watch_events_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES public.watch_deliveries(id);
+
+--
 -- Name: watch_events watch_events_watch_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.watch_events
     ADD CONSTRAINT watch_events_watch_id_fkey FOREIGN KEY (watch_id) REFERENCES public.watches(id);
+
+--
+-- Name: watch_hold_notices watch_hold_notices_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.watch_hold_notices
+    ADD CONSTRAINT watch_hold_notices_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id);
 
 --
 -- Name: watches watches_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

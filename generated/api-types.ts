@@ -438,7 +438,58 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    watchNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Brand watch news
+         * @description Sent after a load that found news for one of your watches: one post per watch per load,
+         *     listing every change found (see docs/watches.md). It goes to the webhook you set on the
+         *     account page (Alerts), signed like the low-balance alert: the header `Alk-Signature` is
+         *     `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with your signing secret>`.
+         *     Answer any 2xx within 10 seconds to accept it; anything else is retried 7 more times with
+         *     exponential backoff (30 s, then doubling, about an hour in all). The `id` is the same on every
+         *     retry: drop repeats. A delivery with news costs `x-credit-cost` credits, charged once when it
+         *     is queued for sending and refunded when it is never accepted; a sandbox watch's are free. A
+         *     balance that does not cover it holds the news (one email says so) until credits arrive.
+         */
+        post: operations["watchNews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    lowBalanceAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Low-balance alert
+         * @description Sent once when a charge takes the balance below the alert threshold you set on the account
+         *     page (Alerts), to the same webhook and with the same signature and retries as watch news.
+         *     The `id` is the same on every retry of one alert. Free.
+         */
+        post: operations["lowBalanceAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Health: {
@@ -712,7 +763,7 @@ export type components = {
             balance_after: components["schemas"]["Credits"];
             /** @description The display prefix of the key of a charge, refund or grant; `null` for a purchase. */
             key_prefix: components["schemas"]["KeyPrefix"] | null;
-            /** @description The operationId of a charge or refund. */
+            /** @description The operationId of a charge or refund; `watchNews` for a brand watch delivery's (the webhook of that name). */
             operation: components["schemas"]["OperationId"] | null;
             /** @description The `X-Request-Id` of the call charged or refunded (yours, or the one the service gave it); for a reversal, the payment provider's event. */
             request_id: string | null;
@@ -922,6 +973,39 @@ export type components = {
             /** @constant */
             error: "unsupported_media_type";
             message: components["schemas"]["Message"];
+        };
+        WatchNewsEvent: {
+            /** @description The delivery's id, the same on every retry of it; drop a repeat. */
+            id: string;
+            /** @constant */
+            type: "watch.news";
+            /**
+             * Format: date-time
+             * @description When the news was queued for delivery (the end of the load that found it).
+             */
+            created_at: string;
+            /** @description `true` only for the sample that `POST /api/v1/watches/{id}/test` sends. */
+            test: boolean;
+            watch: components["schemas"]["Watch"];
+            /** @description The changes the load found for the watch, in the order found; more than 10,000 come in several posts, each a delivery. */
+            events: components["schemas"]["WatchEvent"][];
+            /** @description What this delivery cost (0 for a sandbox watch and for a test). */
+            credits_charged: components["schemas"]["Credits"];
+        };
+        LowBalanceAlertEvent: {
+            /** @description The alert's id, the same on every retry; `alert_test_…` for a test event. */
+            id: string;
+            /** @constant */
+            type: "balance.low";
+            /** Format: date-time */
+            created_at: string;
+            account_id: number;
+            /** @description The balance the charge left. */
+            balance: components["schemas"]["Credits"];
+            /** @description The alert threshold set on the account page. */
+            threshold: components["schemas"]["Credits"];
+            /** @description `true` only for the test events sent from the account page. */
+            test: boolean;
         };
         /**
          * Format: uuid
@@ -2649,6 +2733,50 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             414: components["responses"]["UriTooLong"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    watchNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchNewsEvent"];
+            };
+        };
+        responses: {
+            /** @description Accepted (any 2xx). Anything else, or no answer within 10 seconds, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    lowBalanceAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LowBalanceAlertEvent"];
+            };
+        };
+        responses: {
+            /** @description Accepted (any 2xx). Anything else, or no answer within 10 seconds, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

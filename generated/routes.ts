@@ -623,7 +623,10 @@ const LedgerEntrySchema = z
       }),
     operation: z
       .union([OperationIdSchema, z.null().nullable()])
-      .openapi({ description: 'The operationId of a charge or refund.' }),
+      .openapi({
+        description:
+          "The operationId of a charge or refund; `watchNews` for a brand watch delivery's (the webhook of that name).",
+      }),
     request_id: z
       .string()
       .regex(/^[A-Za-z0-9._-]{8,128}$/)
@@ -1053,6 +1056,64 @@ const UnsupportedMediaTypeErrorSchema = z
   .strictObject({ error: z.literal('unsupported_media_type'), message: MessageSchema })
   .openapi({ required: ['error', 'message'] })
   .openapi('UnsupportedMediaTypeError')
+
+const WatchNewsEventSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^watch_news_[0-9a-z_-]{1,64}$/)
+      .max(80)
+      .openapi({ description: "The delivery's id, the same on every retry of it; drop a repeat." }),
+    type: z.literal('watch.news'),
+    created_at: z.iso
+      .datetime()
+      .max(40)
+      .openapi({
+        description: 'When the news was queued for delivery (the end of the load that found it).',
+      }),
+    test: z
+      .boolean()
+      .openapi({
+        description: '`true` only for the sample that `POST /api/v1/watches/{id}/test` sends.',
+      }),
+    watch: WatchSchema,
+    events: z
+      .array(WatchEventSchema)
+      .min(1)
+      .max(10000)
+      .openapi({
+        description:
+          'The changes the load found for the watch, in the order found; more than 10,000 come in several posts, each a delivery.',
+      }),
+    credits_charged: CreditsSchema.openapi({
+      description: 'What this delivery cost (0 for a sandbox watch and for a test).',
+    }),
+  })
+  .openapi({ required: ['id', 'type', 'created_at', 'test', 'watch', 'events', 'credits_charged'] })
+  .openapi('WatchNewsEvent')
+
+const LowBalanceAlertEventSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^(alert|test)_[0-9a-f]{1,64}$/)
+      .max(80)
+      .openapi({
+        description: "The alert's id, the same on every retry; `alert_test_…` for a test event.",
+      }),
+    type: z.literal('balance.low'),
+    created_at: z.iso.datetime().max(40),
+    account_id: z.int().min(1).max(9007199254740991),
+    balance: CreditsSchema.openapi({ description: 'The balance the charge left.' }),
+    threshold: CreditsSchema.openapi({
+      description: 'The alert threshold set on the account page.',
+    }),
+    test: z
+      .boolean()
+      .openapi({ description: '`true` only for the test events sent from the account page.' }),
+  })
+  .openapi({ required: ['id', 'type', 'created_at', 'account_id', 'balance', 'threshold', 'test'] })
+  .openapi('LowBalanceAlertEvent')
 
 const XRequestIdHeaderSchema = z
   .string()
@@ -3565,6 +3626,45 @@ export const getMetricsRoute = createRoute({
   },
   security: [],
 })
+
+export const watchNewsPostWebhook = {
+  method: 'post',
+  path: '/watchNews',
+  tags: ['Watches'],
+  summary: 'Brand watch news',
+  description:
+    'Sent after a load that found news for one of your watches: one post per watch per load,\nlisting every change found (see docs/watches.md). It goes to the webhook you set on the\naccount page (Alerts), signed like the low-balance alert: the header `Alk-Signature` is\n`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with your signing secret>`.\nAnswer any 2xx within 10 seconds to accept it; anything else is retried 7 more times with\nexponential backoff (30 s, then doubling, about an hour in all). The `id` is the same on every\nretry: drop repeats. A delivery with news costs `x-credit-cost` credits, charged once when it\nis queued for sending and refunded when it is never accepted; a sandbox watch\'s are free. A\nbalance that does not cover it holds the news (one email says so) until credits arrive.\n',
+  operationId: 'watchNews',
+  request: {
+    body: { content: { 'application/json': { schema: WatchNewsEventSchema } }, required: true },
+  },
+  responses: {
+    200: {
+      description: 'Accepted (any 2xx). Anything else, or no answer within 10 seconds, is retried.',
+    },
+  },
+}
+
+export const lowBalanceAlertPostWebhook = {
+  method: 'post',
+  path: '/lowBalanceAlert',
+  tags: ['Account'],
+  summary: 'Low-balance alert',
+  description:
+    'Sent once when a charge takes the balance below the alert threshold you set on the account\npage (Alerts), to the same webhook and with the same signature and retries as watch news.\nThe `id` is the same on every retry of one alert. Free.\n',
+  operationId: 'lowBalanceAlert',
+  request: {
+    body: {
+      content: { 'application/json': { schema: LowBalanceAlertEventSchema } },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      description: 'Accepted (any 2xx). Anything else, or no answer within 10 seconds, is retried.',
+    },
+  },
+}
 
 // Each route under its operationId.
 export const getAdvertiserSummaryRoute = getApiV1AdvertiserRoute

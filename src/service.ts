@@ -19,6 +19,7 @@ import { withOperatorSignature } from './mail/operator-signature.ts';
 import { type Logger, silentLogger } from './observability/logger.ts';
 import { Metrics } from './observability/metrics.ts';
 import { loadSandboxDataset } from './synthetic/load.ts';
+import { WatchNewsSender } from './watches/news-sender.ts';
 
 export interface RunningService {
   url: string;
@@ -104,6 +105,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
   // nodemailer is loaded only when mail goes out over SMTP: without it, links go to the log.
   const mailer = config.smtpUrl ? (await import('./mail/smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom) : null;
   let alerts: AlertSender | undefined;
+  let watchNews: WatchNewsSender | undefined;
   let server: Server | undefined;
   let listeningUrl: string | undefined;
   let started = false;
@@ -115,6 +117,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     if (refunds.size > 0) await refunds.settle(OWED_REFUNDS_GRACE_MS);
     await refunds.stop();
     await alerts?.stop();
+    await watchNews?.stop();
     mailer?.close();
     await reads.close();
     await sql.end({ timeout: 5 });
@@ -150,6 +153,8 @@ export async function openService(config: Config, { log, prepare, logger }: Star
       log,
     });
     alerts = sender;
+    const newsSender = new WatchNewsSender({ sql, mailer: mail, publicUrl, webhook: webhooks, log });
+    watchNews = newsSender;
     // Loaded only when configured: the Stripe SDK holds 16 MB of memory.
     const payments = config.stripe
       ? new (await import('./payments/stripe-payments.ts')).StripePayments(
@@ -193,6 +198,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
         });
         listeningUrl = `http://${config.host}:${port}`;
         sender.start();
+        await newsSender.start();
         return { url: listeningUrl, sql, close };
       } catch (error) {
         await close().catch(() => {});

@@ -50,7 +50,7 @@ export function startBareHono(workMicros = 0): Promise<BenchService> {
 }
 
 /** A server script as its own process, ready once it printed its URL as one JSON line on standard output. */
-async function startServerProcess(script: string, env: Record<string, string>): Promise<BenchService> {
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<BenchService> {
   // BENCH_CPU_PROFILE=<dir>: the process writes a V8 CPU profile there when it stops
   // (`npm run bench:profile` reads it).
   const profile = process.env.BENCH_CPU_PROFILE;

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -27,6 +28,52 @@ export interface WebhookPostOptions {
   connect?: Connect;
   /** How long one post may take in all (POST_TIMEOUT_MS; shorter in tests). */
   timeoutMs?: number;
+  /**
+   * Keeps connections open between posts (a KeptAliveReceivers): for many posts to one receiver,
+   * whose events carry an id the receiver drops repeats by. Without it, a connection per post.
+   */
+  agent?: KeptAliveReceivers;
+}
+
+/**
+ * An agent that keeps TLS connections to receivers open and reuses them (watch news: thousands of
+ * posts to one receiver after a load). Each new connection goes only to an address the receiver
+ * address rules allow (docs/product-rules.md R14.13), resolved when it is opened. A kept-alive
+ * connection the receiver closed meanwhile may fail a post it received: the retry posts the same
+ * event id again, which the receiver drops.
+ */
+export class KeptAliveReceivers extends https.Agent {
+  readonly #rules: Pick<WebhookPostOptions, 'allowPrivateAddresses' | 'ca' | 'resolve' | 'connect'>;
+
+  constructor(rules: Pick<WebhookPostOptions, 'allowPrivateAddresses' | 'ca' | 'resolve' | 'connect'> = {}) {
+    super({ keepAlive: true, maxSockets: 32, maxFreeSockets: 32, timeout: POST_TIMEOUT_MS });
+    this.#rules = rules;
+  }
+
+  override createConnection(
+    options: https.RequestOptions,
+    opened: (error: Error | null, socket: Duplex) => void,
+  ): Duplex {
+    const { allowPrivateAddresses = false, ca, resolve, connect = tls.connect } = this.#rules;
+    const host = String(options.hostname ?? options.host ?? '').replace(/^\[|\]$/g, '');
+    const port = Number(options.port ?? 443);
+    const deadline = AbortSignal.timeout(POST_TIMEOUT_MS);
+    const timedOut = () => new Error(`no connection within ${POST_TIMEOUT_MS} ms`);
+    receiverAddresses(host, { resolve, allowPrivateAddresses })
+      .then((found) => {
+        if (found.reachable.length === 0) throw new Error(found.refused[0] ?? `${host} has no address`);
+        const tlsOptions: tls.ConnectionOptions = {
+          ...(isIP(host) === 0 && { servername: host }),
+          ...(ca !== undefined && { ca }),
+        };
+        return connectToFirst(found.reachable, port, tlsOptions, connect, deadline, timedOut);
+      })
+      .then(
+        (socket) => opened(null, socket),
+        (error: Error) => opened(error, undefined as unknown as Duplex),
+      );
+    return undefined as unknown as Duplex;
+  }
 }
 
 export interface WebhookAnswer {
@@ -52,6 +99,7 @@ export async function postWebhook(
     resolve,
     connect = tls.connect,
     timeoutMs = POST_TIMEOUT_MS,
+    agent,
   }: WebhookPostOptions = {},
 ): Promise<WebhookAnswer> {
   const target = new URL(url);
@@ -59,6 +107,12 @@ export async function postWebhook(
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const deadline = AbortSignal.timeout(timeoutMs);
   const timedOut = () => new Error(`no answer within ${timeoutMs} ms`);
+  const headersSent = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers };
+  if (agent !== undefined)
+    return answerOf(https.request(target, { method: 'POST', agent, headers: headersSent, signal: deadline }), body, {
+      deadline,
+      timedOut,
+    });
   let addresses: ResolvedAddress[];
   try {
     const found = await Promise.race([
@@ -76,39 +130,51 @@ export async function postWebhook(
     ...(isIP(host) === 0 && { servername: host }),
     ...(ca !== undefined && { ca }),
   };
+  const request = https.request(target, {
+    method: 'POST',
+    // No agent: a connection per post. A kept-alive one the receiver closed meanwhile would
+    // fail a post it may have received, and the retry would deliver it twice.
+    createConnection: (_options, opened: (error: Error | null, socket: Duplex) => void) => {
+      connectToFirst(addresses, port, tlsOptions, connect, deadline, timedOut).then(
+        (socket) => opened(null, socket),
+        (error: Error) => opened(error, undefined as unknown as Duplex),
+      );
+      return undefined as unknown as Duplex;
+    },
+    headers: headersSent,
+    signal: deadline,
+  });
+  return answerOf(request, body, { deadline, timedOut });
+}
+
+/** Sends `body` on `request` and reads the answer's status (its body up to MAX_ANSWER_BYTES). */
+function answerOf(
+  request: http.ClientRequest,
+  body: string,
+  { deadline, timedOut }: { deadline: AbortSignal; timedOut: () => Error },
+): Promise<WebhookAnswer> {
   return new Promise((done) => {
-    const request = https.request(
-      target,
-      {
-        method: 'POST',
-        // No agent: a connection per post. A kept-alive one the receiver closed meanwhile would
-        // fail a post it may have received, and the retry would deliver it twice.
-        createConnection: (_options, opened: (error: Error | null, socket: Duplex) => void) => {
-          connectToFirst(addresses, port, tlsOptions, connect, deadline, timedOut).then(
-            (socket) => opened(null, socket),
-            (error: Error) => opened(error, undefined as unknown as Duplex),
-          );
-          return undefined as unknown as Duplex;
-        },
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers },
-        signal: deadline,
-      },
-      (response) => {
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) response.destroy();
-        });
-        response.on('close', () => {
-          const status = response.statusCode ?? null;
-          const ok = status !== null && status >= 200 && status < 300;
-          done({ status, error: ok ? null : `the endpoint answered ${status}` });
-        });
-      },
-    );
-    request.on('error', (error) =>
-      done({ status: null, error: (deadline.aborted ? timedOut() : error).message.slice(0, 500) }),
-    );
+    request.on('response', (response) => {
+      let read = 0;
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_ANSWER_BYTES) response.destroy();
+      });
+      response.on('end', () => finish(response.statusCode));
+      response.on('close', () => finish(response.statusCode));
+    });
+    let finished = false;
+    const finish = (status: number | undefined) => {
+      if (finished) return;
+      finished = true;
+      const ok = status !== undefined && status >= 200 && status < 300;
+      done({ status: status ?? null, error: ok ? null : `the endpoint answered ${status}` });
+    };
+    request.on('error', (error) => {
+      if (finished) return;
+      finished = true;
+      done({ status: null, error: (deadline.aborted ? timedOut() : error).message.slice(0, 500) });
+    });
     request.end(body);
   });
 }

@@ -8,18 +8,26 @@ import { creditsCommand } from './admin/credits.ts';
 import { keyCommand } from './admin/key.ts';
 import { labelCommand } from './admin/label.ts';
 import { ledgerCommand } from './admin/ledger.ts';
+import { sandboxCommand } from './admin/sandbox.ts';
 import { openDatabase } from './database.ts';
 
 export type { AdminIo } from './admin/command-line.ts';
 
 /** The commands of `admin`, in the order its help lists them; each in its own file of admin/. */
-const COMMANDS: readonly AdminCommand[] = [accountCommand, keyCommand, creditsCommand, ledgerCommand, labelCommand];
+const COMMANDS: readonly AdminCommand[] = [
+  accountCommand,
+  keyCommand,
+  creditsCommand,
+  ledgerCommand,
+  labelCommand,
+  sandboxCommand,
+];
 
 /**
  * `npm run admin -- …`: accounts, keys, credits and labels without SQL. Every command prints a
  * sentence for people or, with `--json`, one JSON object; bad input exits non-zero with a message.
  */
-function buildProgram(sql: Sql, io: AdminIo): Command {
+function buildProgram(sql: Sql, io: AdminIo, databaseUrl?: string): Command {
   const program = new Command('admin')
     .description(
       'Manage accounts, API keys, credits and advertiser labels of the Advertiser and Landing-Domain Lookup API.',
@@ -27,14 +35,14 @@ function buildProgram(sql: Sql, io: AdminIo): Command {
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(add --help for usage)');
-  const context = adminContext(sql, io);
+  const context = adminContext(sql, io, databaseUrl);
   for (const command of COMMANDS) command(program, context);
   return program;
 }
 
 /** Runs one admin command line against `sql`; returns the process exit code. */
-export async function runAdmin(argv: string[], sql: Sql, io: AdminIo): Promise<number> {
-  const program = buildProgram(sql, io);
+export async function runAdmin(argv: string[], sql: Sql, io: AdminIo, databaseUrl?: string): Promise<number> {
+  const program = buildProgram(sql, io, databaseUrl);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
@@ -62,7 +70,7 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase();
   try {
-    process.exitCode = await runAdmin(argv, database.sql, io);
+    process.exitCode = await runAdmin(argv, database.sql, io, database.url);
   } finally {
     await database.close();
   }

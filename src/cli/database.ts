@@ -5,6 +5,7 @@ import { migrate } from '../data/migrate.ts';
 
 export interface OpenDatabase {
   sql: Sql;
+  url: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +30,7 @@ export async function openDatabase(): Promise<OpenDatabase> {
   const sql = connect(url, 4);
   return {
     sql,
+    url,
     async close() {
       await sql.end({ timeout: 5 });
       await embedded?.stop();

@@ -8,6 +8,11 @@ type Value = postgres.Fragment | number | string | null;
 interface EntryOf {
   /** The first live key's grant. */
   grant: { account_id: Value; key_id: Value; amount: Value; balance_after: Value };
+  /**
+   * A watch delivery's charge (docs/product-rules.md R19.22): the watch's key, the operation
+   * watchNews, and the delivery as request id. A call's charge is written by debit_credits.
+   */
+  charge: { account_id: Value; key_id: Value; amount: Value; balance_after: Value; endpoint: Value; request_id: Value };
   /** Credits bought or added by the operator, under their payment reference. */
   purchase: { account_id: Value; amount: Value; balance_after: Value; payment_reference: Value };
   /** A charge given back: it names the charge, its key and endpoint, and the refunding request. */
@@ -37,8 +42,8 @@ interface EntryOf {
  * The statement that writes ledger rows of one kind, one per row of `from`: every row TypeScript
  * adds to the ledger is written by this. Callers end a statement with it, after the CTE that
  * moves the balance, so the change and its row are one statement (R6.11), and may add a
- * RETURNING. The charges are written by debit_credits (db/functions/debit_credits.sql) itself,
- * in the statement that checks the key.
+ * RETURNING. The charges of calls are written by debit_credits (db/functions/debit_credits.sql)
+ * itself, in the statement that checks the key; those of watch deliveries here.
  */
 export function writeLedger<Kind extends keyof EntryOf>(
   sql: Sql | postgres.TransactionSql,

@@ -2,7 +2,9 @@ import type postgres from 'postgres';
 import { rootDomain } from '../contract/root-domain.ts';
 import { SEARCH_KEY_VERSION } from '../contract/search-key.ts';
 import type { Sql } from '../data/client.ts';
+import { SANDBOX_SCHEMA } from '../data/sandbox.ts';
 import { keyedNames } from '../data/search-keys.ts';
+import { queueWatchNews } from '../data/watch-news.ts';
 import {
   type BatchOutcome,
   countStatuses,
@@ -53,14 +55,18 @@ const OBSERVATIONS_LOCK = 7_310_001;
  * the first accepted row that mentions it; a later row tying it to another identifier is
  * rejected. The result does not depend on the batch size. Each batch, with every aggregate it
  * affects, commits in one transaction; an error stops the load after the last committed batch,
- * and loading the whole input again completes it. The load returns once every batch is durable.
+ * and loading the whole input again completes it. The load returns once every batch is durable,
+ * and the brand watch news it found is queued for delivery.
  */
 export async function ingestObservations(
   sql: Sql,
   records: Records,
   options: IngestOptions = {},
 ): Promise<IngestSummary> {
-  return ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
+  const summary = await ingestInBatches(sql, records, options, observationsKind(utcDate(options.today ?? new Date())));
+  // The load's brand watch news, into the outbox: one delivery per watch (docs/product-rules.md R19.21).
+  await queueWatchNews(sql);
+  return summary;
 }
 
 function observationsKind(today: string): IngestKind {
@@ -452,7 +458,35 @@ function applyChanges(connection: Connection): postgres.PendingQuery<postgres.Ro
           name_ingest_seq = CASE WHEN (EXCLUDED.name_seen_on, EXCLUDED.name_ingest_seq) > (i.name_seen_on,
             i.name_ingest_seq)
                                  THEN EXCLUDED.name_ingest_seq ELSE i.name_ingest_seq END`,
+    matchWatches(connection),
   ];
+}
+
+/**
+ * Brand watch (docs/product-rules.md R19.20): the batch's new (identifier, landing domain) pairs
+ * joined, by index, to the live watches of the dataset being loaded (the sandbox's loads, whose
+ * search_path starts with its schema, match only sandbox watches), in one statement. A domain
+ * watch's target is the landing domain, an advertiser watch's the identifier's name once the batch
+ * is applied. The unique key reports each change once per watch, whatever the load's history.
+ */
+function matchWatches(connection: Connection): postgres.PendingQuery<postgres.Row[]> {
+  return connection`
+    INSERT INTO public.watch_events
+      (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
+    SELECT m.watch_id, p.advertiser_id, i.name, p.landing_domain, p.first_seen, i.landing_domains
+    FROM ingest_pairs p
+    JOIN identifiers i ON i.advertiser_id = p.advertiser_id
+    CROSS JOIN LATERAL (
+      SELECT w.id AS watch_id FROM public.watches w
+      WHERE w.sandbox = (current_schema() = ${SANDBOX_SCHEMA}) AND w.kind = 'domain'
+        AND w.target = p.landing_domain AND w.deleted_at IS NULL
+      UNION ALL
+      SELECT w.id FROM public.watches w
+      WHERE w.sandbox = (current_schema() = ${SANDBOX_SCHEMA}) AND w.kind = 'advertiser'
+        AND w.target = i.name AND w.deleted_at IS NULL
+    ) m
+    WHERE p.new_pair
+    ON CONFLICT ON CONSTRAINT watch_events_once DO NOTHING`;
 }
 
 /**

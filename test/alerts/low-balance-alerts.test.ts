@@ -5,6 +5,7 @@ import { addCredits } from '../../src/data/accounts.ts';
 import { alertSettingsOf, deliveriesOf, setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.ts';
 import { smtpMailer } from '../../src/mail/smtp.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { validateWebhookPayload } from '../support/contract.ts';
 import { fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import { startTestSmtp, type TestSmtp } from '../support/mail.ts';
@@ -47,6 +48,9 @@ describe('low-balance alerts', () => {
   afterAll(async () => {
     await sender.stop();
     mailer.close();
+    // Every post of these tests, checked against the contract's webhooks: section (R19.25).
+    expect(receiver.received.length).toBeGreaterThan(0);
+    for (const post of receiver.received) validateWebhookPayload('lowBalanceAlert', post.body);
     await receiver.close();
     await smtp.close();
     await api.close();

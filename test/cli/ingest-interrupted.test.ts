@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootDomain } from '../../src/contract/root-domain.ts';
+import { createAccount } from '../../src/data/accounts.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { checkAggregates } from '../../src/ingest/index.ts';
 import { writeDataset } from '../../src/synthetic/write-files.ts';
@@ -25,6 +28,20 @@ beforeAll(async () => {
     crawls: null,
     labels: null,
   });
+  // Brand watches (docs/product-rules.md R19.20) on domains and names spread over the file, the
+  // same in both databases: an interrupted and completed load finds each change once, as a clean one.
+  const records = readFileSync(file, 'utf8').trim().split('\n');
+  const picked = Array.from({ length: 40 }, (_, n) => JSON.parse(records[Math.floor((n * records.length) / 40)]));
+  for (const db of [interrupted, clean]) {
+    const { id: accountId } = await createAccount(db.sql);
+    for (const [n, record] of picked.entries()) {
+      const target = n % 2 === 0 ? rootDomain(record.landing_url) : record.advertiser_name;
+      const kind = n % 2 === 0 ? 'domain' : 'advertiser';
+      if (target)
+        await db.sql`INSERT INTO public.watches (account_id, kind, target) VALUES (${accountId}, ${kind}, ${target})
+        ON CONFLICT DO NOTHING`;
+    }
+  }
 });
 afterAll(async () => {
   await Promise.all([interrupted?.drop(), clean?.drop()]);
@@ -46,6 +63,15 @@ async function contents(sql: Sql): Promise<Record<string, unknown[]>> {
     result[table] = rows.map((r) => r.row);
   }
   return result;
+}
+
+/** Each watch's changes, by the watch's kind and target (ids differ between databases). */
+async function watchEvents(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ row: string }[]>`
+    SELECT concat_ws(' ', w.kind, w.target, e.advertiser_id, e.advertiser, e.landing_domain, e.first_seen) AS row
+    FROM public.watch_events e JOIN public.watches w ON w.id = e.watch_id
+    ORDER BY 1`;
+  return rows.map((r) => r.row);
 }
 
 describe('npm run ingest: a load killed part way', () => {
@@ -91,5 +117,8 @@ describe('npm run ingest: a load killed part way', () => {
     const single = await runCli('ingest', args, { databaseUrl: clean.url });
     expect(JSON.parse(single.stdout)).toMatchObject({ read: OBSERVATIONS, new: OBSERVATIONS, rejected: 0 });
     expect(await contents(interrupted.sql)).toEqual(await contents(clean.sql));
+    const events = await watchEvents(clean.sql);
+    expect(events.length).toBeGreaterThan(40);
+    expect(await watchEvents(interrupted.sql)).toEqual(events);
   }, 180_000);
 });

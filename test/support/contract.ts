@@ -149,3 +149,19 @@ export async function validateResponse(method: string, url: string, response: Re
   }
   return { status: response.status, headers: response.headers, body, text };
 }
+
+/**
+ * Validates a webhook post's body against the contract's `webhooks:` entry `name` (its request
+ * body's schema, and the documented field order); throws with the reasons when it does not match.
+ */
+export function validateWebhookPayload(name: 'watchNews' | 'lowBalanceAlert', body: string): any {
+  const webhook = spec.webhooks?.[name]?.post;
+  if (!webhook) throw new Error(`openapi.yaml has no webhook ${name}`);
+  const schema = webhook.requestBody.content['application/json'].schema;
+  const parsed = JSON.parse(body);
+  const validate = validatorFor(schema);
+  if (!validate(parsed))
+    throw new Error(`webhook ${name}: ${JSON.stringify(validate.errors)} for ${body.slice(0, 2000)}`);
+  assertFieldOrder(parsed, schema, `webhook ${name}`);
+  return parsed;
+}

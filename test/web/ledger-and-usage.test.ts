@@ -182,7 +182,9 @@ describe('the ledger and usage pages', () => {
       .map((row) => [...row[1].matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((cell) => cell[1].replace(/<[^>]+>/g, '')));
     // Every billed operation of the contract, with its x-credit-cost and its summary; the used one first.
     const billed = contractOperations.filter((op) => op.creditCost > 0);
-    expect(rows).toHaveLength(billed.length);
+    // And the billed webhook: a brand watch delivery with news (docs/product-rules.md R19.22).
+    expect(rows).toHaveLength(billed.length + 1);
+    expect(rows).toContainEqual(expect.arrayContaining(['Brand watch news', '5 credits']));
     const brandBid = billed.find((op) => op.operationId === 'getBrandBidReport')!;
     expect(brandBid.summary).toBe('Brand-bid report');
     expect(rows[0]).toEqual([

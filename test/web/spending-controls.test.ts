@@ -4,6 +4,7 @@ import { AlertSender } from '../../src/alerts/alert-sender.ts';
 import { sendTestEvent } from '../../src/alerts/test-event.ts';
 import { alertSettingsOf } from '../../src/data/alerts.ts';
 import { type AccountPageHarness, createKeyOnPage, startAccountPage } from '../support/account-page.ts';
+import { validateWebhookPayload } from '../support/contract.ts';
 import { type FakeNetwork, fakeNetwork } from '../support/fake-network.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import type { WebClient } from '../support/web.ts';
@@ -31,6 +32,8 @@ describe('spending controls on the account page', () => {
   });
   afterAll(async () => {
     await page?.close();
+    // Every post of these tests (alerts and test events), checked against the contract's webhooks: (R19.25).
+    for (const post of receiver?.received ?? []) validateWebhookPayload('lowBalanceAlert', post.body);
     await receiver?.close();
   });
 

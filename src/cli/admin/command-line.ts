@@ -14,6 +14,8 @@ export class UsageError extends Error {}
 /** What every command of `admin` is given: the database and how to answer. */
 export interface AdminContext {
   sql: Sql;
+  /** The database's URL, for a command that opens connections of its own (the sandbox's). */
+  databaseUrl?: string;
   /** Prints either the command's JSON object (`--json`) or its text. */
   print(json: boolean, value: unknown, text: string): void;
   /** The account, or a UsageError saying it does not exist. */
@@ -23,9 +25,10 @@ export interface AdminContext {
 /** Adds one command (with its subcommands) to the `admin` program. */
 export type AdminCommand = (program: Command, context: AdminContext) => void;
 
-export function adminContext(sql: Sql, io: AdminIo): AdminContext {
+export function adminContext(sql: Sql, io: AdminIo, databaseUrl?: string): AdminContext {
   return {
     sql,
+    databaseUrl,
     print: (json, value, text) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`),
     async requireAccount(accountId) {
       const account = await findAccount(sql, accountId);

@@ -1,0 +1,305 @@
+/**
+ * Brand watch against the limits of the machine it runs on (docs/watches.md, "Benchmark"):
+ * `npm run bench:watches [-- --base 1000000 --watches 100000 --deliveries 10000]`.
+ *
+ * (a) Matching and queueing: a daily increment (a fifth of the base, a quarter of it new, crawl
+ * order) loaded through the real ingest into copies of one base, without watches and with
+ * `--watches` watches over as many accounts (half domain watches, half advertiser watches; a
+ * tenth of each names something the increment changes), alternately, twice each: the ratio of
+ * the load times is what matching and queueing add.
+ * (b) Delivery: `--deliveries` deliveries, one per account, posted by the service (its own
+ * process, as `npm start` runs it) to a local HTTPS receiver: the rate, and the lookups' p99
+ * while it delivers against idle.
+ * The load average is printed beside the figures: the machine may be shared.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Command } from 'commander';
+import postgres from 'postgres';
+import { projectRoot } from '../../src/config.ts';
+import { connect } from '../../src/data/client.ts';
+import { queueWatchNews } from '../../src/data/watch-news.ts';
+import { ingestObservations } from '../../src/ingest/index.ts';
+import { inCrawlOrder } from '../../src/synthetic/crawl-order.ts';
+import { generateDataset } from '../../src/synthetic/generator.ts';
+import { take } from '../../src/synthetic/write-files.ts';
+import { createBenchAccounts } from './accounts.ts';
+import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
+import { keyedGets } from './load.ts';
+import { sampleParameters } from './parameters.ts';
+import { startServerProcess } from './service.ts';
+
+const TODAY = new Date('2026-11-25T00:00:00Z');
+const SEED = 11;
+const RESULTS = path.join(projectRoot, 'bench', 'watches.json');
+const program = new Command()
+  .option('--base <n>', 'observations in the base', Number, 1_000_000)
+  .option('--watches <n>', 'watches, each of its own account', Number, 100_000)
+  .option('--deliveries <n>', 'deliveries posted in (b)', Number, 10_000)
+  .option('--only <part>', 'a or b')
+  .option('--write', 'write the results into bench/watches.json');
+program.parse();
+const options = program.opts<{ base: number; watches: number; deliveries: number; only?: string; write?: boolean }>();
+const log = (line: string) => process.stderr.write(`bench:watches: ${line}\n`);
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+function* incrementRecords(base: number) {
+  const increment = Math.floor(base / 5);
+  const fresh = Math.floor(increment / 4);
+  const known = increment - fresh;
+  const every = Math.floor(base / known);
+  let n = 0;
+  for (const record of generateDataset({
+    seed: SEED,
+    size: Math.ceil((base + fresh) * 1.15) + 5_000,
+    today: TODAY,
+  }).observations()) {
+    if (n >= base + fresh) return;
+    if (n >= base || (n % every === 0 && n / every < known)) yield record;
+    n += 1;
+  }
+}
+
+async function baseDatabase(server: BenchServer, base: number): Promise<string> {
+  const name = `alk_watches_base_${base}`;
+  const sql = connect(await ensureDatabase(server, name), 4);
+  try {
+    const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
+    if (loaded !== base) {
+      log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
+      const dataset = generateDataset({ seed: SEED, size: Math.ceil(base * 1.15) + 5_000, today: TODAY });
+      await ingestObservations(sql, take(dataset.observations(), base), { today: TODAY });
+      await sql`ANALYZE`;
+    }
+  } finally {
+    await sql.end();
+  }
+  return name;
+}
+
+async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
+  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+  } finally {
+    await admin.end();
+  }
+  return server.urlOf(name);
+}
+
+/** `count` accounts with one watch each: half domains, half names; a tenth of each hit by `records`. */
+async function addWatches(url: string, count: number, records: Record<string, unknown>[]): Promise<void> {
+  const sql = connect(url, 2);
+  try {
+    const domains = [...new Set(records.map((r) => new URL(String(r.landing_url)).hostname.replace(/^www\./, '')))];
+    const names = [...new Set(records.map((r) => String(r.advertiser_name)))];
+    const half = Math.floor(count / 2);
+    const hit = Math.floor(half / 10);
+    const targets = [
+      ...Array.from({ length: half }, (_, n) => ['domain', n < hit ? domains[n % domains.length] : `quiet${n}.com`]),
+      ...Array.from({ length: count - half }, (_, n) => [
+        'advertiser',
+        n < hit ? names[n % names.length] : `Quiet Brand ${n}`,
+      ]),
+    ];
+    await sql`
+      WITH t AS (
+        SELECT ordinality AS n, value ->> 0 AS kind, value ->> 1 AS target
+        FROM jsonb_array_elements(${JSON.stringify(targets)}::text::jsonb) WITH ORDINALITY
+      ), a AS (
+        INSERT INTO accounts (email) SELECT 'watch-bench-' || n || '@bench.invalid' FROM t RETURNING id
+      ), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM a)
+      INSERT INTO watches (account_id, kind, target)
+      SELECT numbered.id, t.kind, t.target FROM t JOIN numbered USING (n)
+      ON CONFLICT DO NOTHING`;
+    await sql`ANALYZE watches`;
+  } finally {
+    await sql.end();
+  }
+}
+
+async function timedLoad(
+  url: string,
+  records: Record<string, unknown>[],
+): Promise<{ seconds: number; events: number }> {
+  const sql = connect(url, 4);
+  try {
+    const started = performance.now();
+    await ingestObservations(sql, records, { today: TODAY });
+    const seconds = (performance.now() - started) / 1000;
+    const [{ events }] = await sql<{ events: number }[]>`SELECT count(*)::integer AS events FROM watch_events`;
+    return { seconds, events };
+  } finally {
+    await sql.end();
+  }
+}
+
+async function partA(server: BenchServer) {
+  const template = await baseDatabase(server, options.base);
+  const records = [...inCrawlOrder(incrementRecords(options.base), SEED)];
+  log(`increment: ${records.length.toLocaleString('en-US')} observations; ${options.watches} watches`);
+  const runs: { watches: boolean; seconds: number; events: number; load: string }[] = [];
+  for (const watches of [false, true, false, true]) {
+    const url = await copyOf(server, template, 'alk_watches_run');
+    if (watches) await addWatches(url, options.watches, records);
+    const result = await timedLoad(url, records);
+    runs.push({ watches, ...result, load: load() });
+    log(
+      `${watches ? 'with' : 'without'} watches: ${result.seconds.toFixed(1)} s, ${result.events} events ` +
+        `(load ${load()})`,
+    );
+  }
+  const mean = (w: boolean) => {
+    const of = runs.filter((r) => r.watches === w);
+    return of.reduce((sum, r) => sum + r.seconds, 0) / of.length;
+  };
+  return {
+    base: options.base,
+    increment: records.length,
+    watches: options.watches,
+    runs,
+    ratio: Number((mean(true) / mean(false)).toFixed(3)),
+  };
+}
+
+/** A local HTTPS receiver that answers 200 to every post, counting them. */
+async function receiver(dir: string) {
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1'],
+      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    ],
+    { stdio: 'ignore' },
+  );
+  let posts = 0;
+  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (request, response) => {
+    request.resume();
+    request.on('end', () => {
+      posts += 1;
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/watch`,
+    cert,
+    posts: () => posts,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()),
+  };
+}
+
+function lookups(url: string, keys: string[], names: string[], seconds: number) {
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<{ p99: number; requestsPerSecond: number }>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url,
+        connections: 8,
+        duration: seconds,
+        requests: keyedGets(keys, (i) => `/api/v1/advertiser?name=${encodeURIComponent(names[i % names.length])}`),
+      },
+      (error, done) =>
+        error ? reject(error) : resolve({ p99: done.latency.p99, requestsPerSecond: done.requests.average }),
+    );
+  });
+  return { stop: () => instance?.stop(), result };
+}
+
+async function partB(server: BenchServer) {
+  const template = await baseDatabase(server, Math.min(options.base, 200_000));
+  const url = await copyOf(server, template, 'alk_watches_delivery');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'watch-bench-'));
+  const hooks = await receiver(dir);
+  const sql = connect(url, 4);
+  const keys = (await createBenchAccounts(sql, { count: 20, credits: 1_000_000_000, tag: 'watches' })).map(
+    (a) => a.key,
+  );
+  const names = (await sampleParameters(sql, 1_000)).names;
+  const count = options.deliveries;
+  await sql`
+    WITH a AS (
+      INSERT INTO accounts (email, balance)
+      SELECT 'delivery-bench-' || n || '@bench.invalid', 1000 FROM generate_series(1, ${count}) n RETURNING id
+    ), h AS (
+      INSERT INTO alert_webhooks (account_id, url, secret) SELECT id, ${hooks.url}, 'whsec_bench' FROM a
+    ), w AS (
+      INSERT INTO watches (account_id, kind, target) SELECT id, 'domain', 'bench' || id || '.com' FROM a RETURNING id
+    )
+    INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
+    SELECT id, 'AR1', 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM w`;
+  const service = await startServerProcess('scripts/bench/server.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DEMO_DATA: 'off',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: url,
+    BENCH_REQUEST_LOG: '/dev/null',
+    ALERT_WEBHOOK_PRIVATE_ADDRESSES: 'on',
+    NODE_EXTRA_CA_CERTS: hooks.cert,
+  });
+  try {
+    const idle = await lookups(service.url, keys, names, 10).result;
+    log(`lookups idle: p99 ${idle.p99} ms, ${idle.requestsPerSecond.toFixed(0)} req/s (load ${load()})`);
+    const during = lookups(service.url, keys, names, 600);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const started = performance.now();
+    await queueWatchNews(sql);
+    while (hooks.posts() < count && performance.now() - started < 300_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const seconds = (performance.now() - started) / 1000;
+    during.stop();
+    const busy = await during.result;
+    const [{ delivered, charged }] = await sql<{ delivered: number; charged: number }[]>`
+      SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL)::integer AS delivered,
+             count(*) FILTER (WHERE billing = 'paid')::integer AS charged
+      FROM watch_deliveries`;
+    const result = {
+      deliveries: count,
+      posts: hooks.posts(),
+      delivered,
+      charged,
+      seconds: Number(seconds.toFixed(2)),
+      perSecond: Math.round(hooks.posts() / seconds),
+      idleP99Ms: idle.p99,
+      duringP99Ms: busy.p99,
+      p99Ratio: Number((busy.p99 / Math.max(idle.p99, 1)).toFixed(2)),
+      load: load(),
+    };
+    log(`delivery: ${JSON.stringify(result)}`);
+    return result;
+  } finally {
+    await service.stop();
+    await sql.end();
+    await hooks.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const server = await openBenchServer(process.env.DATABASE_URL, log);
+  try {
+    const results: Record<string, unknown> = { cpus: os.cpus().length, startLoad: load() };
+    if (options.only !== 'b') results.matching = await partA(server);
+    if (options.only !== 'a') results.delivery = await partB(server);
+    results.endLoad = load();
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    if (options.write) fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await server.close();
+  }
+}
+
+await main();
