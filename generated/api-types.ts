@@ -360,6 +360,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/watches/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a watch's test event
+         * @description Posts a sample `watch.news` for this watch to the account's webhook (the one set on the
+         *     account page for alerts) now: signed like real news, marked `test: true` and
+         *     `credits_charged: 0`, so an integrator can check that the endpoint receives and verifies
+         *     it. Answers how the endpoint answered (its HTTP status, or why the post failed); a post
+         *     that fails is not retried. Test events share the hourly limits of the alert test events
+         *     (per account, and per receiving host): over them, `409 test_event_limit_reached`; without
+         *     a webhook, `409 no_webhook`. No body is read. Free: costs 0 credits and writes nothing to
+         *     the ledger. It counts towards the key's rate limit.
+         */
+        post: operations["sendWatchTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -962,6 +996,21 @@ export type components = {
             error: "watch_not_found";
             message: components["schemas"]["Message"];
         };
+        WatchTestEventResult: {
+            /** @description The `id` of the posted test event. */
+            event_id: string;
+            /** @description `true` when the webhook answered with a 2xx status (and `failure` is `null`). */
+            delivered: boolean;
+            /** @description The webhook's HTTP status; `null` when the post got no answer. */
+            status: number | null;
+            /** @description Why the post did not deliver (no answer, a refused address, a timeout, a status other than 2xx); `null` when it delivered. */
+            failure: string | null;
+        };
+        WatchTestEventRefusedError: {
+            /** @enum {string} */
+            error: "no_webhook" | "test_event_limit_reached";
+            message: components["schemas"]["Message"];
+        };
         WatchLimitReachedError: {
             /** @constant */
             error: "watch_limit_reached";
@@ -1471,6 +1520,28 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["WatchLimitReachedError"];
+            };
+        };
+        /**
+         * @description No test event was posted. `no_webhook`: the account has no webhook (set one on the
+         *     account page's alerts). `test_event_limit_reached`: the hourly limit of test events (per
+         *     account, or per receiving host, shared with the alert test events) is spent; try again
+         *     later. Free.
+         */
+        WatchTestEventRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "X-Sandbox": components["headers"]["X-Sandbox"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WatchTestEventRefusedError"];
             };
         };
         /** @description The body is not sent as `application/json` (its `Content-Type`). Free. */
@@ -2649,6 +2720,52 @@ export interface operations {
             404: components["responses"]["WatchNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendWatchTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The watch's id, as `createWatch` or `listWatches` gave it: a UUID in lower case. Anything
+                 *     else answers `400 invalid_watch_id`, free; an id that is not a live watch of the key's
+                 *     account and dataset answers `404 watch_not_found`, free.
+                 */
+                id: components["parameters"]["watchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event was posted; how the webhook answered. Free. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-Credits-Charged": components["headers"]["X-Credits-Charged"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "X-Sandbox": components["headers"]["X-Sandbox"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchTestEventResult"];
+                };
+            };
+            400: components["responses"]["InvalidWatchId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WatchNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["WatchTestEventRefused"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];

@@ -1039,6 +1039,46 @@ const WatchNotFoundErrorSchema = z
   .openapi({ required: ['error', 'message'] })
   .openapi('WatchNotFoundError')
 
+const WatchTestEventResultSchema = z
+  .strictObject({
+    event_id: z
+      .string()
+      .regex(/^watch_news_test_[0-9a-f]{24}$/)
+      .max(80)
+      .openapi({ description: 'The `id` of the posted test event.' }),
+    delivered: z
+      .boolean()
+      .openapi({
+        description:
+          '`true` when the webhook answered with a 2xx status (and `failure` is `null`).',
+      }),
+    status: z
+      .int()
+      .min(100)
+      .max(599)
+      .nullable()
+      .openapi({ description: "The webhook's HTTP status; `null` when the post got no answer." }),
+    failure: z
+      .string()
+      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
+      .max(1000)
+      .nullable()
+      .openapi({
+        description:
+          'Why the post did not deliver (no answer, a refused address, a timeout, a status other than 2xx); `null` when it delivered.',
+      }),
+  })
+  .openapi({ required: ['event_id', 'delivered', 'status', 'failure'] })
+  .openapi('WatchTestEventResult')
+
+const WatchTestEventRefusedErrorSchema = z
+  .strictObject({
+    error: z.enum(['no_webhook', 'test_event_limit_reached']),
+    message: MessageSchema,
+  })
+  .openapi({ required: ['error', 'message'] })
+  .openapi('WatchTestEventRefusedError')
+
 const WatchLimitReachedErrorSchema = z
   .strictObject({
     error: z.literal('watch_limit_reached'),
@@ -1954,6 +1994,34 @@ const WatchLimitReachedResponse = {
             message:
               'This account already has 1000 live watches, the most it may hold; delete one first.',
             limit: 1000,
+          },
+        },
+      },
+    },
+  },
+}
+
+const WatchTestEventRefusedResponse = {
+  description:
+    "No test event was posted. `no_webhook`: the account has no webhook (set one on the\naccount page's alerts). `test_event_limit_reached`: the hourly limit of test events (per\naccount, or per receiving host, shared with the alert test events) is spent; try again\nlater. Free.\n",
+  headers: z.object({
+    'X-Request-Id': XRequestIdHeaderSchema,
+    'Cache-Control': CacheControlHeaderSchema,
+    'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+    'X-Credits-Charged': XCreditsChargedHeaderSchema,
+    'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+    'X-Sandbox': XSandboxHeaderSchema,
+    RateLimit: RateLimitHeaderSchema,
+    'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+  }),
+  content: {
+    'application/json': {
+      schema: WatchTestEventRefusedErrorSchema,
+      examples: {
+        noWebhook: {
+          value: {
+            error: 'no_webhook',
+            message: 'This account has no webhook: set one on the account page, under Alerts.',
           },
         },
       },
@@ -3499,6 +3567,58 @@ export const getApiV1WatchesIdEventsRoute = createRoute({
   },
 })
 
+export const postApiV1WatchesIdTestRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/watches/{id}/test',
+  tags: ['Watches'],
+  summary: "Send a watch's test event",
+  description:
+    "Posts a sample `watch.news` for this watch to the account's webhook (the one set on the\naccount page for alerts) now: signed like real news, marked `test: true` and\n`credits_charged: 0`, so an integrator can check that the endpoint receives and verifies\nit. Answers how the endpoint answered (its HTTP status, or why the post failed); a post\nthat fails is not retried. Test events share the hourly limits of the alert test events\n(per account, and per receiving host): over them, `409 test_event_limit_reached`; without\na webhook, `409 no_webhook`. No body is read. Free: costs 0 credits and writes nothing to\nthe ledger. It counts towards the key's rate limit.\n",
+  operationId: 'sendWatchTestEvent',
+  request: { params: z.object({ id: WatchIdParamsSchema }) },
+  responses: {
+    200: {
+      description: 'The test event was posted; how the webhook answered. Free.',
+      headers: z.object({
+        'X-Request-Id': XRequestIdHeaderSchema,
+        'Cache-Control': CacheControlHeaderSchema,
+        'X-Content-Type-Options': XContentTypeOptionsHeaderSchema,
+        'X-Credits-Charged': XCreditsChargedHeaderSchema,
+        'X-Credits-Remaining': XCreditsRemainingHeaderSchema,
+        'X-Sandbox': XSandboxHeaderSchema,
+        RateLimit: RateLimitHeaderSchema,
+        'RateLimit-Policy': RateLimitPolicyHeaderSchema,
+      }),
+      content: {
+        'application/json': {
+          schema: WatchTestEventResultSchema,
+          examples: {
+            accepted: {
+              value: {
+                event_id: 'watch_news_test_5b0c9a1e7d3f2a4b6c8e0d1f',
+                delivered: true,
+                status: 200,
+                failure: null,
+              },
+            },
+          },
+        },
+      },
+    },
+    400: InvalidWatchIdResponse,
+    401: UnauthorizedResponse,
+    404: WatchNotFoundResponse,
+    405: MethodNotAllowedResponse,
+    406: NotAcceptableResponse,
+    409: WatchTestEventRefusedResponse,
+    414: UriTooLongResponse,
+    429: RateLimitedResponse,
+    431: HeadersTooLargeResponse,
+    500: InternalErrorResponse,
+    503: UnavailableResponse,
+  },
+})
+
 export const getHealthzRoute = createRoute({
   method: 'get',
   path: '/healthz',
@@ -3681,5 +3801,6 @@ export const createWatchRoute = postApiV1WatchesRoute
 export const getWatchRoute = getApiV1WatchesIdRoute
 export const deleteWatchRoute = deleteApiV1WatchesIdRoute
 export const listWatchEventsRoute = getApiV1WatchesIdEventsRoute
+export const sendWatchTestEventRoute = postApiV1WatchesIdTestRoute
 export const getHealthRoute = getHealthzRoute
 export const getReadinessRoute = getReadyzRoute

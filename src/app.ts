@@ -42,6 +42,7 @@ import { registerGetWatch } from './operations/getWatch.ts';
 import { registerListWatchEvents } from './operations/listWatchEvents.ts';
 import { registerListWatches } from './operations/listWatches.ts';
 import { registerSearchAdvertisers } from './operations/searchAdvertisers.ts';
+import { registerSendWatchTestEvent } from './operations/sendWatchTestEvent.ts';
 import type { StripePayments } from './payments/stripe-payments.ts';
 import { createStripeWebhooks } from './payments/stripe-webhook.ts';
 import { createAccountPages } from './web/account-pages.ts';
@@ -150,6 +151,7 @@ export function createAppRouting(
   registerGetWatch(app, { sql });
   registerDeleteWatch(app, { sql });
   registerListWatchEvents(app, { sql });
+  registerSendWatchTestEvent(app, { sql, webhooks: web.webhooks ?? {} });
   registerGetHealth(app);
   registerGetReadiness(app, { sql, reads, readinessTimeoutMs });
   registerGetMetrics(app, { metrics });

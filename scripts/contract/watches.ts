@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { allowedMethods, contractOperations } from '../../src/contract/operations.ts';
 import { createAccount, createApiKey } from '../../src/data/accounts.ts';
+import { setAlertWebhook } from '../../src/data/alerts.ts';
 import type { Sql } from '../../src/data/client.ts';
 import type { ValidatedResponse } from '../../test/support/contract.ts';
 import { type FaultRecord, sendOperation } from './faults.ts';
@@ -14,6 +15,8 @@ import { type FaultRecord, sendOperation } from './faults.ts';
  *    for a body that is not JSON; 409 on the second service, which allows one watch per account;
  *  - getWatch, listWatchEvents (200), deleteWatch (204) on a watch that exists, then 404 for it
  *    deleted; 400 for a malformed watch id, a bad limit or cursor;
+ *  - sendWatchTestEvent: 409 no_webhook, then 200 (delivered: false) for a webhook at a private
+ *    address, which the service refuses to reach; 404 and 400 as for the other operations;
  *  - 405 with the contract's Allow for a method no operation of the path has, on every path.
  */
 export async function produceWatchSequences(
@@ -120,18 +123,34 @@ export async function produceWatchSequences(
     const refused = await send(operationId, { query, ...(suffix && { path: suffix }) });
     record(refused.label, refused.response, 400, 'watch sequence', query, error);
   }
-  for (const operationId of ['getWatch', 'deleteWatch', 'listWatchEvents']) {
-    const bad =
-      operationId === 'listWatchEvents' ? '/api/v1/watches/not-a-watch/events' : '/api/v1/watches/not-a-watch';
+  for (const [operationId, bad] of [
+    ['getWatch', '/api/v1/watches/not-a-watch'],
+    ['deleteWatch', '/api/v1/watches/not-a-watch'],
+    ['listWatchEvents', '/api/v1/watches/not-a-watch/events'],
+    ['sendWatchTestEvent', '/api/v1/watches/not-a-watch/test'],
+  ]) {
     const refused = await send(operationId, { path: bad });
     record(refused.label, refused.response, 400, 'watch sequence', 'malformed id', 'invalid_watch_id');
   }
+  log('Watches: a test event (409 without a webhook, 200 with one the service refuses to reach), free');
+  const tester = await createAccount(sql);
+  const { key: testerKey } = await createApiKey(sql, tester.id);
+  const testerWatch = await sendOperation(mainUrl, testerKey, 'createWatch');
+  const testPath = `/api/v1/watches/${(testerWatch.response.body as { id: string }).id}/test`;
+  const noWebhook = await sendOperation(mainUrl, testerKey, 'sendWatchTestEvent', { path: testPath });
+  record(noWebhook.label, noWebhook.response, 409, 'watch sequence', 'no webhook', 'no_webhook');
+  // A private address: the service refuses to post there, and says so in a 200.
+  await setAlertWebhook(sql, tester.id, 'https://127.0.0.1:9/contract-run', 'whsec_contract_run');
+  const tested = await sendOperation(mainUrl, testerKey, 'sendWatchTestEvent', { path: testPath });
+  record(tested.label, tested.response, 200, 'watch sequence', 'refused address');
+  expect((tested.response.body as { delivered: boolean }).delivered === false, 'not delivered', tested.response);
   const deleted = await send('deleteWatch', { path });
   record(deleted.label, deleted.response, 204, 'watch sequence', 'deleted');
   for (const [operationId, at] of [
     ['getWatch', path],
     ['deleteWatch', path],
     ['listWatchEvents', `${path}/events`],
+    ['sendWatchTestEvent', `${path}/test`],
   ] as const) {
     const gone = await send(operationId, { path: at });
     record(gone.label, gone.response, 404, 'watch sequence', 'deleted watch', 'watch_not_found');
