@@ -58,26 +58,36 @@ export async function recordTestEvent(
     WHERE id = ${id}`;
 }
 
+type TestEventRow = {
+  url: string;
+  event_id: string;
+  sent_at: Date;
+  done_at: Date | null;
+  status: number | null;
+  error: string | null;
+};
+
+const listingOf = (row: TestEventRow): TestEventListing => ({
+  url: row.url,
+  eventId: row.event_id,
+  sentAt: row.sent_at,
+  doneAt: row.done_at,
+  status: row.status,
+  error: row.error,
+});
+
 /** The account's latest test events, newest first. */
 export async function testEventsOf(sql: Sql, accountId: number, limit = 5): Promise<TestEventListing[]> {
-  const rows = await sql<
-    {
-      url: string;
-      event_id: string;
-      sent_at: Date;
-      done_at: Date | null;
-      status: number | null;
-      error: string | null;
-    }[]
-  >`
+  const rows = await sql<TestEventRow[]>`
     SELECT url, event_id, sent_at, done_at, status, error FROM alert_test_events
     WHERE account_id = ${accountId} ORDER BY id DESC LIMIT ${limit}`;
-  return rows.map((row) => ({
-    url: row.url,
-    eventId: row.event_id,
-    sentAt: row.sent_at,
-    doneAt: row.done_at,
-    status: row.status,
-    error: row.error,
-  }));
+  return rows.map(listingOf);
+}
+
+/** One of the account's test events by its event id; null when the account sent none by that id. */
+export async function testEventOf(sql: Sql, accountId: number, eventId: string): Promise<TestEventListing | null> {
+  const [row] = await sql<TestEventRow[]>`
+    SELECT url, event_id, sent_at, done_at, status, error FROM alert_test_events
+    WHERE account_id = ${accountId} AND event_id = ${eventId} ORDER BY id DESC LIMIT 1`;
+  return row ? listingOf(row) : null;
 }

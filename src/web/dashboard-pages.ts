@@ -20,7 +20,7 @@ export function registerDashboardPages(web: Web, deps: WebDependencies) {
   registerLedger(web, { sql, now });
   registerCredits(web, { sql, payments, operator });
   registerAlerts(web, { sql, webhooks });
-  registerWatches(web, { sql, watchLimit: deps.watchLimit });
+  registerWatches(web, { sql, watchLimit: deps.watchLimit, webhooks });
   registerSettings(web, {
     settings: new AccountSettings(deps),
     twoFactor: new TwoFactor(sql),

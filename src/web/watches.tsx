@@ -1,6 +1,9 @@
+import { TEST_EVENT_LIMITS } from '../alerts/test-event.ts';
+import type { WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { ApiError } from '../contract/errors.ts';
 import { profileOf } from '../contract/response-schemas.ts';
 import { type WatchAsk, watchIdParameter, watchTarget } from '../contract/watch-request.ts';
+import { type TestEventListing, testEventOf } from '../data/alert-test-events.ts';
 import type { Sql } from '../data/client.ts';
 import {
   createWatch,
@@ -9,6 +12,8 @@ import {
   type WatchRow,
   watchesWithRecentEvents,
 } from '../data/watches.ts';
+import { sendWatchTestEvent, type WatchTestOutcome } from '../watches/test-event.ts';
+import { TestEventResult } from './alert-test-events.tsx';
 import { formatNumber, formatTime } from './format.ts';
 import { CsrfField, FORM_PROBLEM_ID, Notice, Page } from './layout.tsx';
 import { requireSession } from './session.ts';
@@ -26,6 +31,22 @@ const SAVED: Record<string, string> = {
   deleted: 'The watch is deleted. It finds nothing more.',
 };
 
+/** Why a watch's test event was not sent, in the page's words (docs/product-rules.md R19.29). */
+const TEST_EVENT_REFUSALS = {
+  'no webhook': (
+    <>
+      Test events and watch news go to your webhook, and you have none: set one on the{' '}
+      <a href="/account/alerts">Alerts page</a> first.
+    </>
+  ),
+  'account limit': `You sent ${TEST_EVENT_LIMITS.perAccount} test events in the last hour: try again later.`,
+  'host limit':
+    'Your endpoint’s address received as many test events in the last hour as it may from this service. ' +
+    'Try again later.',
+} as const;
+
+type Refusal = Exclude<Extract<WatchTestOutcome, { refused: string }>['refused'], 'watch not found'>;
+
 type Listing = { watch: WatchRow; events: WatchEventRow[] }[];
 
 interface WatchesPageProps {
@@ -35,15 +56,20 @@ interface WatchesPageProps {
   sandbox: Listing;
   saved?: string;
   problem?: { message: string; kind: string; target: string; sandbox: boolean };
+  /** The test event just sent, to show how the receiver answered. */
+  tested?: TestEventListing;
+  /** A test event refused: for which watch, and why. */
+  testRefused?: { watchId: string; refusal: Refusal };
 }
 
-function WatchesPage({ session, watchLimit, live, sandbox, saved, problem }: WatchesPageProps) {
+function WatchesPage({ session, watchLimit, live, sandbox, saved, problem, tested, testRefused }: WatchesPageProps) {
   const invalid = problem ? { 'aria-invalid': 'true', 'aria-describedby': FORM_PROBLEM_ID } : {};
   const kind = problem?.kind ?? 'domain';
   return (
     <Page title="Watches" email={session.email} csrfToken={session.csrfToken} current="watches">
       <h1>Brand watch</h1>
       {saved && <Notice kind="success">{saved}</Notice>}
+      {tested && <TestEventResult event={tested} />}
       <section class="card">
         <h2>Watch a domain or an advertiser</h2>
         <p>
@@ -93,11 +119,18 @@ function WatchesPage({ session, watchLimit, live, sandbox, saved, problem }: Wat
           <button type="submit">Create the watch</button>
         </form>
       </section>
-      <WatchList title="Live watches" listing={live} session={session} empty="You watch nothing yet." />
+      <WatchList
+        title="Live watches"
+        listing={live}
+        session={session}
+        testRefused={testRefused}
+        empty="You watch nothing yet."
+      />
       <WatchList
         title="Sandbox watches"
         listing={sandbox}
         session={session}
+        testRefused={testRefused}
         empty="No sandbox watch: test keys create them, or tick Sandbox above."
       />
     </Page>
@@ -108,11 +141,13 @@ function WatchList({
   title,
   listing,
   session,
+  testRefused,
   empty,
 }: {
   title: string;
   listing: Listing;
   session: Session;
+  testRefused: WatchesPageProps['testRefused'];
   empty: string;
 }) {
   return (
@@ -131,12 +166,29 @@ function WatchList({
               Since {formatTime(watch.createdAt)} · id <code>{watch.id}</code>
             </p>
             <Events events={events} kind={watch.kind} />
-            <form method="post" action={`/account/watches/${watch.id}/delete`} class="inline">
-              <CsrfField token={session.csrfToken} />
-              <button type="submit" class="secondary" aria-label={`Delete the watch of ${watch.target}`}>
-                Delete
-              </button>
-            </form>
+            {testRefused?.watchId === watch.id && (
+              <Notice kind="error" id={FORM_PROBLEM_ID}>
+                {TEST_EVENT_REFUSALS[testRefused.refusal]}
+              </Notice>
+            )}
+            <div class="watch-actions">
+              <form method="post" action={`/account/watches/${watch.id}/test`} class="inline">
+                <CsrfField token={session.csrfToken} />
+                <button
+                  type="submit"
+                  class="secondary"
+                  aria-label={`Send a test event of the watch of ${watch.target} to your webhook`}
+                >
+                  Send a test event
+                </button>
+              </form>
+              <form method="post" action={`/account/watches/${watch.id}/delete`} class="inline">
+                <CsrfField token={session.csrfToken} />
+                <button type="submit" class="secondary" aria-label={`Delete the watch of ${watch.target}`}>
+                  Delete
+                </button>
+              </form>
+            </div>
           </article>
         ))
       )}
@@ -183,10 +235,17 @@ function Events({ events, kind }: { events: WatchEventRow[]; kind: WatchRow['kin
 /**
  * GET /account/watches and its forms (docs/product-rules.md R19.19): the account's live and
  * sandbox watches with their newest events, a form that creates one under the API's rules, and
- * a delete button per watch.
+ * per watch a delete button and a test event button (R19.29), which posts to the account's
+ * webhook as the alerts page's test event does (`webhooks`: how webhooks are checked and reached).
  */
-export function registerWatches(web: Web, { sql, watchLimit }: { sql: Sql; watchLimit: number }) {
-  const render = async (session: Session, rest: Pick<WatchesPageProps, 'saved' | 'problem'> = {}) => {
+export function registerWatches(
+  web: Web,
+  { sql, watchLimit, webhooks = {} }: { sql: Sql; watchLimit: number; webhooks?: WebhookPostOptions },
+) {
+  const render = async (
+    session: Session,
+    rest: Pick<WatchesPageProps, 'saved' | 'problem' | 'tested' | 'testRefused'> = {},
+  ) => {
     const counts = { watches: SHOWN_WATCHES, events: SHOWN_EVENTS };
     return (
       <WatchesPage
@@ -198,9 +257,12 @@ export function registerWatches(web: Web, { sql, watchLimit }: { sql: Sql; watch
       />
     );
   };
-  web.get('/watches', requireSession, async (c) =>
-    c.html(await render(c.get('session')!, { saved: SAVED[c.req.query('saved') ?? ''] })),
-  );
+  web.get('/watches', requireSession, async (c) => {
+    const session = c.get('session')!;
+    const testedId = c.req.query('tested');
+    const tested = testedId ? await testEventOf(sql, session.accountId, testedId) : null;
+    return c.html(await render(session, { saved: SAVED[c.req.query('saved') ?? ''], tested: tested ?? undefined }));
+  });
   web.post('/watches', requireSession, async (c) => {
     const session = c.get('session')!;
     const form = await c.req.parseBody();
@@ -237,5 +299,24 @@ export function registerWatches(web: Web, { sql, watchLimit }: { sql: Sql; watch
       (await deleteWatch(sql, { accountId: session.accountId, sandbox: true }, id));
     if (!deleted) return c.notFound();
     return c.redirect('/account/watches?saved=deleted', 303);
+  });
+  web.post('/watches/:id/test', requireSession, async (c) => {
+    const session = c.get('session')!;
+    let watchId: string;
+    try {
+      watchId = watchIdParameter(c.req.param('id'));
+    } catch {
+      return c.notFound();
+    }
+    // Either dataset, as for delete: the page shows both, and the id names one watch.
+    const send = (sandbox: boolean) =>
+      sendWatchTestEvent(sql, { accountId: session.accountId, watchId, sandbox }, { webhook: webhooks });
+    let outcome = await send(false);
+    if ('refused' in outcome && outcome.refused === 'watch not found') outcome = await send(true);
+    if ('sent' in outcome)
+      return c.redirect(`/account/watches?tested=${encodeURIComponent(outcome.sent.eventId)}`, 303);
+    if (outcome.refused === 'watch not found') return c.notFound();
+    const refusal = outcome.refused;
+    return c.html(await render(session, { testRefused: { watchId, refusal } }), refusal === 'no webhook' ? 400 : 429);
   });
 }

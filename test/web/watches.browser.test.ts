@@ -6,8 +6,10 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_LIMITS, projectRoot } from '../../src/config.ts';
+import { setAlertWebhook } from '../../src/data/alerts.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { type AccountPageHarness, startAccountPage } from '../support/account-page.ts';
+import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = path.join(projectRoot, 'test-results', 'account-page');
@@ -19,10 +21,13 @@ describe('the Watches page in a browser', () => {
   let server: http.Server;
   let url: string;
   let browser: Browser;
+  let receiver: HttpsReceiver;
 
   beforeAll(async () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    harness = await startAccountPage();
+    receiver = await startHttpsReceiver();
+    // The receiver listens on 127.0.0.1: this page may post there (the default refuses private addresses).
+    harness = await startAccountPage({ webhooks: { ca: receiver.ca, allowPrivateAddresses: true } });
     server = createHttpServer(harness.app.fetch, DEFAULT_HTTP_LIMITS, '127.0.0.1');
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -32,6 +37,7 @@ describe('the Watches page in a browser', () => {
     await browser?.close();
     await new Promise((resolve) => server?.close(resolve));
     await harness?.close();
+    await receiver?.close();
   });
 
   async function axeViolations(page: Page): Promise<string[]> {
@@ -50,7 +56,10 @@ describe('the Watches page in a browser', () => {
     return violations;
   }
 
-  it('lists live and sandbox watches with their news: no axe violation, nothing wider than the screen', async () => {
+  const LISTS =
+    'lists live and sandbox watches with their news, and a test event’s result: ' +
+    'no axe violation, nothing wider than the screen';
+  it(LISTS, async () => {
     const client = await harness.signedIn('browser-watcher@example.com');
     await client.get('/account/watches');
     for (const [kind, target, sandbox] of [
@@ -68,6 +77,9 @@ describe('the Watches page in a browser', () => {
       await harness.db.sql`
         INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
         VALUES (${watch.id}, ${id}, ${name}, 'acme-outdoor.com', '2026-11-20', ${count})`;
+    const [{ account_id: accountId }] = await harness.db.sql<{ account_id: number }[]>`
+      SELECT account_id FROM watches WHERE id = ${watch.id}`;
+    await setAlertWebhook(harness.db.sql, accountId, receiver.url, 'whsec_browser_watch');
     const found: string[] = [];
     for (const viewport of [
       { width: 1280, height: 800 },
@@ -79,6 +91,11 @@ describe('the Watches page in a browser', () => {
       const response = await page.goto(`${url}/account/watches`);
       expect(response?.status()).toBe(200);
       await expect.poll(() => page.getByTestId('watch').count()).toBe(3);
+      // The button of the first watch, clicked: the page comes back with how the receiver answered.
+      await page
+        .getByRole('button', { name: 'Send a test event of the watch of acme-outdoor.com to your webhook' })
+        .click();
+      await expect.poll(() => page.getByText('your endpoint answered HTTP 200').count()).toBe(1);
       for (const violation of await axeViolations(page)) found.push(`${viewport.width}: ${violation}`);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > viewport.width) found.push(`${viewport.width}: the page is ${width} px wide`);
