@@ -907,6 +907,7 @@ const WatchSchema = z
       }),
     target: z
       .string()
+      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/)
       .min(1)
       .max(512)
       .openapi({
