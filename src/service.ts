@@ -121,15 +121,17 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     await embedded?.stop();
   };
   try {
-    await migrate(databaseUrl);
-    if (await loadSandboxDataset(databaseUrl)) log('Loaded the demo dataset into the sandbox for test keys');
+    // Through a transaction pooler these need a session of their own: the servers (DATABASE_SETUP_URL).
+    const setupUrl = config.setupUrl ?? databaseUrl;
+    await migrate(setupUrl);
+    if (await loadSandboxDataset(setupUrl)) log('Loaded the demo dataset into the sandbox for test keys');
     await refunds.adoptLeftovers();
     // Before the first call: the runs found dead are ended and what they never delivered refunded.
     await billing.start();
     started = true;
     if (prepare) {
       // Loading the demo data may take longer than the statement timeout that protects callers.
-      const setup = connect(databaseUrl, config.poolSize, { connectTimeoutMs: config.connectTimeoutMs });
+      const setup = connect(setupUrl, config.poolSize, { connectTimeoutMs: config.connectTimeoutMs });
       try {
         await prepare(setup);
       } finally {
