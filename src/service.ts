@@ -10,6 +10,7 @@ import { type ConnectOptions, connect, type Sql } from './data/client.ts';
 import { type EmbeddedServer, startEmbeddedPostgres } from './data/embedded.ts';
 import { migrate } from './data/migrate.ts';
 import { poolUse } from './data/pool-use.ts';
+import { PrimaryWatch } from './data/primary-watch.ts';
 import { ReadReplicas } from './data/read-replicas.ts';
 import type { App } from './http/app-env.ts';
 import { whenConnectionCloses } from './http/connection-close.ts';
@@ -92,7 +93,15 @@ export async function openService(config: Config, { log, prepare, logger }: Star
         },
   );
   const refunds = new PendingRefunds(sql, { directory: config.pendingRefundsDir, databaseUrl, log });
-  const metrics = new Metrics(poolUse(sql), reads);
+  // Which server takes the writes, on a connection of its own (docs/product-rules.md R20.7).
+  const primary = new PrimaryWatch(
+    connect(databaseUrl, 1, {
+      connectTimeoutMs: config.connectTimeoutMs,
+      statementTimeoutMs: 2_000,
+      fetchArrayTypes: false,
+    }),
+  );
+  const metrics = new Metrics(poolUse(sql), reads, primary);
   const now = () => new Date();
   const billing = new Billing(sql, {
     now,
@@ -117,6 +126,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     await alerts?.stop();
     mailer?.close();
     await reads.close();
+    await primary.stop();
     await sql.end({ timeout: 5 });
     await embedded?.stop();
   };
@@ -140,6 +150,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     }
     // Before the port opens, so the first lookups already read from the replicas that are up.
     await reads.start();
+    primary.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
     const webhooks = { allowPrivateAddresses: config.alertWebhookPrivateAddresses };
     // Every email, account or alert, ends with the operator's name and support address.

@@ -19,8 +19,17 @@ export async function missingMigrations(sql: Sql, shipped: readonly string[]): P
 }
 
 /**
- * The shipped migrations the database lacks, or a rejection when it does not answer within
- * `timeoutMs`: a database that hangs (a network partition, a stopped VM) must not make the
+ * Rejects when the server that answers is a standby: through a pooler that has not yet followed a
+ * fail-over, the database answers reads but takes no debit (docs/product-rules.md R20.7).
+ */
+async function assertPrimary(sql: Sql): Promise<void> {
+  const [{ standby }] = await sql<{ standby: boolean }[]>`SELECT pg_is_in_recovery() AS standby`;
+  if (standby) throw Object.assign(new Error('the database answers as a standby: no primary'), { code: 'NO_PRIMARY' });
+}
+
+/**
+ * The shipped migrations the database lacks, or a rejection when it is a standby or does not answer
+ * within `timeoutMs`: a database that hangs (a network partition, a stopped VM) must not make the
  * readiness probe hang too. The abandoned query ends when its connection does.
  */
 export async function missingMigrationsWithin(
@@ -37,7 +46,11 @@ export async function missingMigrationsWithin(
     );
   });
   try {
-    return await Promise.race([missingMigrations(sql, shipped), deadline]);
+    const [missing] = await Promise.race([
+      Promise.all([missingMigrations(sql, shipped), assertPrimary(sql)]),
+      deadline,
+    ]);
+    return missing;
   } finally {
     clearTimeout(timer);
   }

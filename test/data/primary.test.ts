@@ -5,6 +5,10 @@ import { connect } from '../../src/data/client.ts';
 import { isOutcomeUnknown, isUnavailable } from '../../src/data/errors.ts';
 import { migrate } from '../../src/data/migrate.ts';
 import { databaseServers, followsPrimary, NoPrimary, singleServerUrl } from '../../src/data/primary.ts';
+import { PrimaryWatch } from '../../src/data/primary-watch.ts';
+import { Metrics } from '../../src/observability/metrics.ts';
+import { testApp } from '../support/app.ts';
+import { sample } from '../support/metrics.ts';
 
 /** A port of 127.0.0.1 nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -88,6 +92,30 @@ describe('DATABASE_URL of several servers (docs/product-rules.md R20.1)', () => 
         expect(isOutcomeUnknown(error)).toBe(false);
       } finally {
         await sql.end({ timeout: 5 });
+      }
+    });
+
+    it('/readyz answers 503 from a standby, 200 from the primary; /metrics names the primary (R20.7)', async () => {
+      const standby = connect(pair.replicaUrl, 2);
+      const hosts = `127.0.0.1:${down},127.0.0.1:${pair.replicaPort},127.0.0.1:${port(pair.primaryUrl)}`;
+      const primary = connect(`postgres://postgres@${hosts}/alk`, 2);
+      const watch = new PrimaryWatch(connect(`postgres://postgres@${hosts}/alk`, 1));
+      const lost = new PrimaryWatch(connect(`postgres://postgres@127.0.0.1:${pair.replicaPort}/alk`, 1));
+      try {
+        expect((await testApp({ sql: standby }).request('/readyz')).status).toBe(503);
+        expect((await testApp({ sql: primary }).request('/readyz')).status).toBe(200);
+        await watch.check();
+        await lost.check();
+        const metrics = new Metrics(undefined, undefined, watch);
+        const text = await metrics.render();
+        expect(sample(text, `alk_db_primary{server="127.0.0.1:${port(pair.primaryUrl)}"}`)).toBe(1);
+        expect(sample(text, 'alk_db_primary_up')).toBe(1);
+        expect(sample(text, 'alk_db_failovers_total')).toBe(0);
+        const none = await new Metrics(undefined, undefined, lost).render();
+        expect(sample(none, 'alk_db_primary_up')).toBe(0);
+        expect(none).not.toMatch(/^alk_db_primary\{/m);
+      } finally {
+        await Promise.all([standby.end({ timeout: 5 }), primary.end({ timeout: 5 }), watch.stop(), lost.stop()]);
       }
     });
   });
