@@ -1,4 +1,5 @@
 import type { Sql } from './client.ts';
+import { WRITABLE } from './primary.ts';
 
 /** How often the PrimaryWatch asks which server is the primary. */
 const WATCH_INTERVAL_MS = 1_000;
@@ -29,9 +30,10 @@ export class PrimaryWatch {
     if (this.checking) return;
     this.checking = true;
     try {
-      const [row] = await this.sql<{ host: string | null; port: number | null; standby: boolean }[]>`
-        SELECT host(inet_server_addr()) AS host, inet_server_port() AS port, pg_is_in_recovery() AS standby`;
-      this.seen(row.standby ? null : `${row.host ?? 'local'}:${row.port ?? ''}`);
+      const [row] = await this.sql.unsafe<{ host: string | null; port: number | null; writable: boolean }[]>(
+        `SELECT host(inet_server_addr()) AS host, inet_server_port() AS port, ${WRITABLE} AS writable`,
+      );
+      this.seen(!row.writable ? null : `${row.host ?? 'local'}:${row.port ?? ''}`);
     } catch {
       this.seen(null);
     } finally {

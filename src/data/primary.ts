@@ -10,6 +10,9 @@ import postgres from 'postgres';
  * query (`pg_is_in_recovery()`), and opens its connections to the one that is not in recovery.
  */
 
+/** SQL: whether this server takes writes now (see isPrimary). */
+export const WRITABLE = "NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'";
+
 /** How long a primary found stays trusted before new connections ask again. */
 const PRIMARY_TRUSTED_MS = 1_000;
 
@@ -115,7 +118,11 @@ export class PrimaryFinder {
   }
 }
 
-/** Whether the server answers and is not in recovery (a standby is); down counts as not. */
+/**
+ * Whether the server takes writes: not in recovery (a standby is) and not read-only (pg_auto_failover
+ * keeps a promoted standby read-only until the old primary is known to be demoted), as libpq's
+ * `target_session_attrs=read-write` checks; a server that does not answer counts as not.
+ */
 async function isPrimary(url: string): Promise<boolean> {
   const sql = postgres(url, {
     max: 1,
@@ -126,8 +133,8 @@ async function isPrimary(url: string): Promise<boolean> {
     connection: { application_name: 'advertiser-lookup-api primary check' },
   });
   try {
-    const [row] = await sql<{ standby: boolean }[]>`SELECT pg_is_in_recovery() AS standby`;
-    return row.standby === false;
+    const [row] = await sql.unsafe<{ writable: boolean }[]>(`SELECT ${WRITABLE} AS writable`);
+    return row.writable === true;
   } catch {
     return false;
   } finally {

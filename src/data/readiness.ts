@@ -1,6 +1,7 @@
 import type { Sql } from './client.ts';
 import { isUndefinedTable } from './errors.ts';
 import { MIGRATIONS_TABLE, migrationNumber } from './migrate.ts';
+import { WRITABLE } from './primary.ts';
 
 /**
  * The shipped migrations (folder names, see shippedMigrations) the database has not applied, by
@@ -19,12 +20,12 @@ export async function missingMigrations(sql: Sql, shipped: readonly string[]): P
 }
 
 /**
- * Rejects when the server that answers is a standby: through a pooler that has not yet followed a
+ * Rejects when the server that answers takes no writes (a standby, or one being promoted): through
  * fail-over, the database answers reads but takes no debit (docs/product-rules.md R20.7).
  */
 async function assertPrimary(sql: Sql): Promise<void> {
-  const [{ standby }] = await sql<{ standby: boolean }[]>`SELECT pg_is_in_recovery() AS standby`;
-  if (standby) throw Object.assign(new Error('the database answers as a standby: no primary'), { code: 'NO_PRIMARY' });
+  const [{ writable }] = await sql.unsafe<{ writable: boolean }[]>(`SELECT ${WRITABLE} AS writable`);
+  if (!writable) throw Object.assign(new Error('the database answers read-only: no primary'), { code: 'NO_PRIMARY' });
 }
 
 /**
