@@ -51,6 +51,8 @@ const UNAVAILABLE_CLIENT_CODES = new Set([
   'MALFORMED_RESULT',
   // data/primary.ts: none of DATABASE_URL's servers is a primary now.
   'NO_PRIMARY',
+  // Node: a write to a socket that was already closed (the server went away meanwhile).
+  'ERR_SOCKET_CLOSED',
 ]);
 
 /**
@@ -73,6 +75,7 @@ const OUTCOME_UNKNOWN_CODES = new Set([
   '08007',
   // pgbouncer's "server conn crashed?": its server went away while running the statement.
   '08P01',
+  'ERR_SOCKET_CLOSED',
   'MALFORMED_RESULT',
 ]);
 

@@ -95,10 +95,27 @@ export class PrimaryFinder {
     return this.probing;
   }
 
-  /** A socket to the primary (postgres.js's `socket` option). */
+  /**
+   * A socket to the primary (postgres.js's `socket` option). With no primary, a socket that fails
+   * with NoPrimary: postgres.js leaves a connection whose socket factory threw stuck for ever (its
+   * queries never settle), while a socket that errs takes its ordinary path (fail, reconnect).
+   */
   async socket(): Promise<net.Socket> {
-    const server = await this.primary();
-    return net.connect(server.port, server.host);
+    try {
+      const server = await this.primary();
+      return net.connect(server.port, server.host);
+    } catch (error) {
+      // It fails when postgres.js first writes to it (its handlers are on by then), so the caller
+      // sees NoPrimary rather than a write to a closed socket.
+      const failing = new net.Socket();
+      const fail = () => {
+        if (!failing.destroyed) failing.destroy(error as Error);
+        return false;
+      };
+      failing.write = fail;
+      setImmediate(fail);
+      return failing;
+    }
   }
 
   private async probe(): Promise<DatabaseServer> {

@@ -21,7 +21,8 @@ export async function missingMigrations(sql: Sql, shipped: readonly string[]): P
 
 /**
  * Rejects when the server that answers takes no writes (a standby, or one being promoted): through
- * fail-over, the database answers reads but takes no debit (docs/product-rules.md R20.7).
+ * a pooler that has not yet followed a fail-over, the database answers reads but takes no debit
+ * (docs/product-rules.md R20.7).
  */
 async function assertPrimary(sql: Sql): Promise<void> {
   const [{ writable }] = await sql.unsafe<{ writable: boolean }[]>(`SELECT ${WRITABLE} AS writable`);
