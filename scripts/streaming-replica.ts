@@ -118,7 +118,7 @@ function userIds(name: string): { uid: number; gid: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;

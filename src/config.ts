@@ -110,7 +110,21 @@ const folder = (...inProject: string[]) => z.string().default(path.join(projectR
  * the line below that names its field in `Config`. An empty variable counts as unset.
  */
 export const envSchema = z.object({
-  DATABASE_URL: z.string().optional().describe('Use this PostgreSQL server; nothing embedded is started.'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .describe(
+      'Use this PostgreSQL server; nothing embedded is started. Several servers (`postgres://h1:p1,h2:p2/db`) ' +
+        'or `target_session_attrs=read-write`: the service finds the primary among them and follows it ' +
+        '(docs/scaling.md). Through pgbouncer in transaction mode add `prepare=false` and set DATABASE_SETUP_URL.',
+    ),
+  DATABASE_SETUP_URL: z
+    .string()
+    .optional()
+    .describe(
+      'Where the migrations and the demo dataset load run at start-up (they hold a session: advisory lock, ' +
+        'search_path) when DATABASE_URL is a transaction pooler: the servers themselves. Default: DATABASE_URL.',
+    ),
   DATABASE_READ_URL: z
     .string()
     .transform((value) => value.split(',').map((url) => url.trim()))
@@ -278,6 +292,8 @@ const configSchema = envSchema
   .transform((env) => ({
     /** External PostgreSQL; when absent the embedded server is started. */
     databaseUrl: env.DATABASE_URL,
+    /** The servers themselves, for the start-up steps that need a session; absent: databaseUrl. */
+    setupUrl: env.DATABASE_SETUP_URL,
     /** Streaming replicas of the primary that lookups read from (none: everything reads the primary). */
     readUrls: env.DATABASE_READ_URL ?? [],
     /** A replica further behind the primary than this is skipped until it catches up. */

@@ -10,6 +10,7 @@ import { type ConnectOptions, connect, type Sql } from './data/client.ts';
 import { type EmbeddedServer, startEmbeddedPostgres } from './data/embedded.ts';
 import { migrate } from './data/migrate.ts';
 import { poolUse } from './data/pool-use.ts';
+import { PrimaryWatch } from './data/primary-watch.ts';
 import { ReadReplicas } from './data/read-replicas.ts';
 import type { App } from './http/app-env.ts';
 import { whenConnectionCloses } from './http/connection-close.ts';
@@ -93,7 +94,15 @@ export async function openService(config: Config, { log, prepare, logger }: Star
         },
   );
   const refunds = new PendingRefunds(sql, { directory: config.pendingRefundsDir, databaseUrl, log });
-  const metrics = new Metrics(poolUse(sql), reads);
+  // Which server takes the writes, on a connection of its own (docs/product-rules.md R20.7).
+  const primary = new PrimaryWatch(
+    connect(databaseUrl, 1, {
+      connectTimeoutMs: config.connectTimeoutMs,
+      statementTimeoutMs: 2_000,
+      fetchArrayTypes: false,
+    }),
+  );
+  const metrics = new Metrics(poolUse(sql), reads, primary);
   const now = () => new Date();
   const billing = new Billing(sql, {
     now,
@@ -120,19 +129,22 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     await watchNews?.stop();
     mailer?.close();
     await reads.close();
+    await primary.stop();
     await sql.end({ timeout: 5 });
     await embedded?.stop();
   };
   try {
-    await migrate(databaseUrl);
-    if (await loadSandboxDataset(databaseUrl)) log('Loaded the demo dataset into the sandbox for test keys');
+    // Through a transaction pooler these need a session of their own: the servers (DATABASE_SETUP_URL).
+    const setupUrl = config.setupUrl ?? databaseUrl;
+    await migrate(setupUrl);
+    if (await loadSandboxDataset(setupUrl)) log('Loaded the demo dataset into the sandbox for test keys');
     await refunds.adoptLeftovers();
     // Before the first call: the runs found dead are ended and what they never delivered refunded.
     await billing.start();
     started = true;
     if (prepare) {
       // Loading the demo data may take longer than the statement timeout that protects callers.
-      const setup = connect(databaseUrl, config.poolSize, { connectTimeoutMs: config.connectTimeoutMs });
+      const setup = connect(setupUrl, config.poolSize, { connectTimeoutMs: config.connectTimeoutMs });
       try {
         await prepare(setup);
       } finally {
@@ -141,6 +153,7 @@ export async function openService(config: Config, { log, prepare, logger }: Star
     }
     // Before the port opens, so the first lookups already read from the replicas that are up.
     await reads.start();
+    primary.start();
     const publicUrl = () => new URL(config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`);
     const webhooks = { allowPrivateAddresses: config.alertWebhookPrivateAddresses };
     // Every email, account or alert, ends with the operator's name and support address.

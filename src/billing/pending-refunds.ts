@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type OwedRefund, settleOwedRefund } from '../data/billing.ts';
 import type { Sql } from '../data/client.ts';
 import { isUnavailable } from '../data/errors.ts';
+import { databaseServers, singleServerUrl } from '../data/primary.ts';
 import { isProcessAlive } from './process-alive.ts';
 
 const FIRST_RETRY_MS = 100;
@@ -185,11 +186,12 @@ export class PendingRefunds {
 const identify = (refund: OwedRefund) =>
   refund.kind === 'charge' ? `charge:${refund.chargeId}` : `uncertain:${refund.callId}`;
 
-/** The database a URL names, without its credentials: host, port and database name. */
+/** The database a URL names, without its credentials: host, port (each, for several) and database name. */
 function databaseKey(url: string): string {
-  const { hostname, port, pathname } = new URL(url);
+  const servers = databaseServers(url);
+  const { pathname } = new URL(singleServerUrl(url, servers[0]));
   return createHash('sha256')
-    .update(`${hostname}:${port || 5432}${pathname}`)
+    .update(`${servers.map(({ host, port }) => `${host}:${port}`).join(',')}${pathname}`)
     .digest('hex')
     .slice(0, 16);
 }

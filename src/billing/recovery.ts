@@ -37,6 +37,9 @@ export class Recovery {
   readonly #host = os.hostname();
   #timers: NodeJS.Timeout[] = [];
   #sweeping: Promise<number> | undefined;
+  /** When a heartbeat last succeeded after one failed (the database came back); undefined before. */
+  #backAt: number | undefined;
+  #beatFailed = false;
 
   constructor(
     private readonly sql: Sql,
@@ -51,7 +54,18 @@ export class Recovery {
       timer.unref();
       this.#timers.push(timer);
     };
-    every(HEARTBEAT_MS, () => beat(this.sql, this.runId));
+    every(HEARTBEAT_MS, () =>
+      beat(this.sql, this.runId).then(
+        () => {
+          if (this.#beatFailed) this.#backAt = Date.now();
+          this.#beatFailed = false;
+        },
+        (error: unknown) => {
+          this.#beatFailed = true;
+          throw error;
+        },
+      ),
+    );
     every(SWEEP_MS, () => this.sweep());
   }
 
@@ -73,8 +87,14 @@ export class Recovery {
   }
 
   async #sweepOnce(): Promise<number> {
+    // After an outage of the database (a fail-over, docs/product-rules.md R20.3) every process's
+    // heartbeat is old: none counts as stale until the others have had two beats to show they live.
+    const outage = this.#beatFailed || (this.#backAt !== undefined && Date.now() - this.#backAt < 2 * HEARTBEAT_MS);
     const dead = (await openRuns(this.sql, this.runId))
-      .filter((run) => run.stale || (run.host === this.#host && (run.pid === process.pid || !isProcessAlive(run.pid))))
+      .filter(
+        (run) =>
+          (run.stale && !outage) || (run.host === this.#host && (run.pid === process.pid || !isProcessAlive(run.pid))),
+      )
       .map((run) => run.id);
     await endRuns(this.sql, dead);
     let made = 0;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import postgres from 'postgres';
 import { OpenSockets, withPoolUse } from './pool-use.ts';
+import { followsPrimary, PrimaryFinder } from './primary.ts';
 
 // biome-ignore lint/complexity/noBannedTypes: postgres.js's own spelling of "no custom types"
 export type Sql = postgres.Sql<{}>;
@@ -45,7 +46,8 @@ export function connect(
   { connectTimeoutMs, statementTimeoutMs, fetchArrayTypes = true, onStatement, searchPath }: ConnectOptions = {},
 ): Sql {
   const sockets = new OpenSockets();
-  const sql = postgres(url, {
+  const { url: serverUrl, socket } = databaseSocket(url);
+  const sql = postgres(serverUrl, {
     max,
     fetch_types: fetchArrayTypes,
     backoff: () => RECONNECT_PAUSE_SECONDS,
@@ -71,7 +73,7 @@ export function connect(
     },
     // Not in postgres.js's option types, but supported: it connects through this socket.
     // biome-ignore lint/complexity/noBannedTypes: an option postgres.js's types do not list
-    ...({ socket: (options: SocketOptions) => sockets.add(noDelaySocket(options)) } as {}),
+    ...({ socket: async (options: SocketOptions) => sockets.add(noDelay(await socket(options))) } as {}),
   });
   // The server cancels a statement at its timeout; past that and a margin, the query is stranded.
   return withPoolUse(sql, sockets, statementTimeoutMs ? statementTimeoutMs + STRANDED_AFTER_TIMEOUT_MS : undefined);
@@ -80,13 +82,31 @@ export function connect(
 type SocketOptions = { host: string[]; port: number[]; path?: string | false };
 
 /**
- * A socket with Nagle's algorithm off, as libpq opens them. Otherwise a short message written
- * right after a long one (the end of a COPY after its data, a query after a COPY) waits for the
- * server's delayed acknowledgement, 40 ms a time. The first host of the URL only: postgres.js
- * hands a socket factory no host index, and this service names one host.
+ * The URL postgres.js gets and the socket factory it connects through. A URL of several servers
+ * (or with `target_session_attrs=read-write`) connects to the one the PrimaryFinder finds
+ * (data/primary.ts, docs/product-rules.md R20.1); any other to its first host, as postgres.js
+ * hands a socket factory no host index and such a URL names one.
  */
-function noDelaySocket(options: SocketOptions): net.Socket {
-  const socket = options.path ? net.connect(options.path) : net.connect(options.port[0], options.host[0]);
+export function databaseSocket(url: string): {
+  url: string;
+  socket: (options: SocketOptions) => Promise<net.Socket>;
+} {
+  if (!followsPrimary(url))
+    return {
+      url,
+      socket: async (options) =>
+        options.path ? net.connect(options.path) : net.connect(options.port[0], options.host[0]),
+    };
+  const finder = new PrimaryFinder(url);
+  return { url: finder.url, socket: () => finder.socket() };
+}
+
+/**
+ * Nagle's algorithm off, as libpq opens its sockets. Otherwise a short message written right after
+ * a long one (the end of a COPY after its data, a query after a COPY) waits for the server's
+ * delayed acknowledgement, 40 ms a time.
+ */
+function noDelay(socket: net.Socket): net.Socket {
   socket.setNoDelay(true);
   return socket;
 }

@@ -16,9 +16,13 @@ export function errorCode(error: unknown): string | undefined {
  * wrong": the server shuts down or restarts (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
  * cannot_connect_now), has no connection slot left (53300 too_many_connections), the connection
  * failed (class 08), or the statement ran past the statement timeout (57014 query_canceled:
- * the database is too slow to answer now).
+ * the database is too slow to answer now). During a fail-over (docs/product-rules.md R20.2): a
+ * server that is now a standby refuses the write (25006 read_only_sql_transaction), and pgbouncer
+ * reports its lost or unreachable server as a protocol violation (08P01).
  */
 const UNAVAILABLE_SQLSTATES = new Set([
+  '25006',
+  '08P01',
   '57P01',
   '57P02',
   '57P03',
@@ -45,6 +49,10 @@ const UNAVAILABLE_CLIENT_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
   'MALFORMED_RESULT',
+  // data/primary.ts: none of DATABASE_URL's servers is a primary now.
+  'NO_PRIMARY',
+  // Node: a write to a socket that was already closed (the server went away meanwhile).
+  'ERR_SOCKET_CLOSED',
 ]);
 
 /**
@@ -65,6 +73,9 @@ const OUTCOME_UNKNOWN_CODES = new Set([
   '08003',
   '08006',
   '08007',
+  // pgbouncer's "server conn crashed?": its server went away while running the statement.
+  '08P01',
+  'ERR_SOCKET_CLOSED',
   'MALFORMED_RESULT',
 ]);
 

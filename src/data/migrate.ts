@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { projectRoot } from '../config.ts';
+import { databaseSocket } from './client.ts';
 import { applyFunctions } from './database-functions.ts';
 import { rekeyNames } from './search-keys.ts';
 
@@ -36,8 +37,12 @@ const MIGRATIONS_LOCK = 7_310_000;
  */
 export async function migrate(databaseUrl: string, log: (line: string) => void = () => {}): Promise<void> {
   // One connection: the session-level lock and the transaction share it.
-  const sql = postgres(databaseUrl, {
+  // Several servers: the primary among them (client.ts, docs/product-rules.md R20.1).
+  const { url, socket } = databaseSocket(databaseUrl);
+  const sql = postgres(url, {
     max: 1,
+    // biome-ignore lint/complexity/noBannedTypes: an option postgres.js's types do not list
+    ...({ socket } as {}),
     fetch_types: false,
     onnotice: () => {},
     connection: { application_name: 'advertiser-lookup-api migrate' },

@@ -1,5 +1,6 @@
 import { type ConnectOptions, connect, type Sql } from './client.ts';
 import { errorCode, isRecoveryConflict, isUnavailable } from './errors.ts';
+import { databaseServers, singleServerUrl } from './primary.ts';
 
 /** How often the primary's WAL position is sampled and each replica is checked. */
 export const REPLICA_CHECK_INTERVAL_MS = 250;
@@ -241,9 +242,10 @@ function parseLsn(lsn: string): bigint {
 
 /** `host:port/dbname` of a database URL; its user and password are left out. */
 export function databaseName(url: string): string {
-  const parsed = new URL(url);
+  const servers = databaseServers(url);
+  const parsed = new URL(singleServerUrl(url, servers[0]));
   const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'postgres';
-  return `${parsed.hostname}:${parsed.port || '5432'}/${database}`;
+  return `${servers.map(({ host, port }) => `${host}:${port}`).join(',')}/${database}`;
 }
 
 /** A check's answer, or a rejection once it has taken CHECK_TIMEOUT_MS: a database that hangs is down. */

@@ -1,6 +1,7 @@
 import type { Sql } from './client.ts';
 import { isUndefinedTable } from './errors.ts';
 import { MIGRATIONS_TABLE, migrationNumber } from './migrate.ts';
+import { WRITABLE } from './primary.ts';
 
 /**
  * The shipped migrations (folder names, see shippedMigrations) the database has not applied, by
@@ -19,8 +20,18 @@ export async function missingMigrations(sql: Sql, shipped: readonly string[]): P
 }
 
 /**
- * The shipped migrations the database lacks, or a rejection when it does not answer within
- * `timeoutMs`: a database that hangs (a network partition, a stopped VM) must not make the
+ * Rejects when the server that answers takes no writes (a standby, or one being promoted): through
+ * a pooler that has not yet followed a fail-over, the database answers reads but takes no debit
+ * (docs/product-rules.md R20.7).
+ */
+async function assertPrimary(sql: Sql): Promise<void> {
+  const [{ writable }] = await sql.unsafe<{ writable: boolean }[]>(`SELECT ${WRITABLE} AS writable`);
+  if (!writable) throw Object.assign(new Error('the database answers read-only: no primary'), { code: 'NO_PRIMARY' });
+}
+
+/**
+ * The shipped migrations the database lacks, or a rejection when it is a standby or does not answer
+ * within `timeoutMs`: a database that hangs (a network partition, a stopped VM) must not make the
  * readiness probe hang too. The abandoned query ends when its connection does.
  */
 export async function missingMigrationsWithin(
@@ -37,7 +48,11 @@ export async function missingMigrationsWithin(
     );
   });
   try {
-    return await Promise.race([missingMigrations(sql, shipped), deadline]);
+    const [missing] = await Promise.race([
+      Promise.all([missingMigrations(sql, shipped), assertPrimary(sql)]),
+      deadline,
+    ]);
+    return missing;
   } finally {
     clearTimeout(timer);
   }

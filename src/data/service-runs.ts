@@ -12,8 +12,13 @@ export async function registerRun(sql: Sql, run: ServiceRun): Promise<void> {
   await sql`INSERT INTO service_runs (id, host, pid) VALUES (${run.id}, ${run.host}, ${run.pid})`;
 }
 
+/**
+ * The run's heartbeat. A run that another process ended while this one lived (its heartbeat was
+ * older than STALE_AFTER_SECONDS, as during a long loss of the database) is opened again, so the
+ * charges it makes from now on are not taken for a dead run's.
+ */
 export async function beat(sql: Sql, runId: string): Promise<void> {
-  await sql`UPDATE service_runs SET heartbeat_at = now() WHERE id = ${runId} AND ended_at IS NULL`;
+  await sql`UPDATE service_runs SET heartbeat_at = now(), ended_at = NULL WHERE id = ${runId}`;
 }
 
 /** Ends runs: the caller's own when it stops, or runs found dead. */

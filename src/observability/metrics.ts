@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolUse } from '../data/pool-use.ts';
+import type { PrimaryWatch } from '../data/primary-watch.ts';
 import type { ReadReplicas } from '../data/read-replicas.ts';
 
 /**
@@ -42,7 +43,8 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(pool?: PoolUse, reads?: ReadReplicas) {
+  constructor(pool?: PoolUse, reads?: ReadReplicas, primary?: PrimaryWatch) {
+    if (primary) this.watchPrimary(primary);
     if (pool) {
       new Gauge({
         name: 'alk_db_pool_size',
@@ -70,6 +72,37 @@ export class Metrics {
     }
     if (reads?.configured) this.watchReplicas(reads);
     this.exposed = Registry.merge([processRegistry(), this.registry]);
+  }
+
+  /** Which server is the primary and how many fail-overs this process saw (docs/product-rules.md R20.7). */
+  private watchPrimary(primary: PrimaryWatch): void {
+    new Gauge({
+      name: 'alk_db_primary',
+      help: 'The server (host:port) that took the writes at the last check (each second); absent: no primary.',
+      labelNames: ['server'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        if (primary.current !== null) this.set({ server: primary.current }, 1);
+      },
+    });
+    new Gauge({
+      name: 'alk_db_primary_up',
+      help: 'Whether a primary answered the last check (1) or none did (0).',
+      registers: [this.registry],
+      collect() {
+        this.set(primary.current === null ? 0 : 1);
+      },
+    });
+    new Counter({
+      name: 'alk_db_failovers_total',
+      help: 'Times this process saw the primary move to another server.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(primary.failovers);
+      },
+    });
   }
 
   /** Each read replica's state and lag at its last check, and where the lookups ran (data/read-replicas.ts). */
