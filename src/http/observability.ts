@@ -59,14 +59,15 @@ export const observeRequests = ({ logger, metrics }: { logger: Logger; metrics: 
 /**
  * The operation a request addressed and the served path it matched, from the service's own
  * tables: the contract's operationId for a contract path, its template for one with a watch id (a
- * 405 is counted under the path's GET, which every contract path has), the registered path of
- * another route (the docs and the
- * contract documents), or `unmatched`.
+ * 405 is counted under the path's GET, or its one method when it has no GET), the registered path
+ * of another route (the docs and the contract documents), or `unmatched`.
  */
 function servedRoute(c: Context<AppEnv>): { operation: string; path: string | undefined } {
   const requested = c.req.path;
-  if (pathTemplateOf(requested, allowedMethods.keys()) !== undefined) {
-    const operation = c.get('operation') ?? operationAt(requested, 'GET')!;
+  const template = pathTemplateOf(requested, allowedMethods.keys());
+  if (template !== undefined) {
+    const operation =
+      c.get('operation') ?? operationAt(requested, 'GET') ?? operationAt(requested, allowedMethods.get(template)![0])!;
     return { operation: operation.operationId, path: operation.path };
   }
   const route = matchedRoutes(c).findLast((matched) => matched.method !== 'ALL');

@@ -51,6 +51,24 @@ describe('unknown paths and methods (docs/product-rules.md R9.4, §5 order of ch
     },
   );
 
+  it("a watch's paths answer other methods 405 with their own Allow, the test event's path (no GET) too", async () => {
+    const id = '3f1d2c4e-8a7b-4c6d-9e0f-1a2b3c4d5e6f';
+    for (const [path, allow] of [
+      ['/api/v1/watches', 'GET, POST, HEAD'],
+      [`/api/v1/watches/${id}`, 'GET, DELETE, HEAD'],
+      [`/api/v1/watches/${id}/events`, 'GET, HEAD'],
+      [`/api/v1/watches/${id}/test`, 'POST'],
+    ]) {
+      for (const method of ['PUT', 'PATCH', 'OPTIONS']) {
+        const response = await api.app.request(path, { method, headers: { Authorization: `Bearer ${key}` } });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get('allow'), `${method} ${path}`).toBe(allow);
+        expect((await response.json()).error).toBe('method_not_allowed');
+      }
+    }
+    expect(await api.balanceOf(accountId)).toBe(200);
+  });
+
   it(
     "an unknown path never echoes a key: whatever has a key's " +
       'shape is replaced by alk_…, every other path is echoed as sent',
