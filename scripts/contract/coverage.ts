@@ -63,8 +63,8 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
       variant:
         record.status === 401 || record.status === 402
           ? record.key
-          : record.status === 400
-            ? (record.error ?? '?')
+          : record.status >= 400 && record.status < 500 && record.error
+            ? record.error
             : '*',
       source: 'schemathesis',
     })),
@@ -72,10 +72,10 @@ export function buildCoverage(fuzz: FuzzRecord[], faults: FaultRecord[], run: st
       operation: record.operation,
       status: record.status,
       variant:
-        record.status === 400
-          ? record.error
-          : record.status === 401 || record.status === 402
-            ? (record.key ?? '?')
+        record.status === 401 || record.status === 402
+          ? (record.key ?? '?')
+          : record.status >= 400 && record.status < 500 && record.error
+            ? record.error
             : '*',
       source: record.mechanism,
       detail: `${record.error}: ${record.detail}`,

@@ -16,7 +16,8 @@ import { type FaultRecord, sendOperation } from './faults.ts';
  *  - getWatch, listWatchEvents (200), deleteWatch (204) on a watch that exists, then 404 for it
  *    deleted; 400 for a malformed watch id, a bad limit or cursor;
  *  - sendWatchTestEvent: 409 no_webhook, then 200 (delivered: false) for a webhook at a private
- *    address, which the service refuses to reach; 404 and 400 as for the other operations;
+ *    address, which the service refuses to reach, until 409 test_event_limit_reached; 404 and 400
+ *    as for the other operations;
  *  - 405 with the contract's Allow for a method no operation of the path has, on every path.
  */
 export async function produceWatchSequences(
@@ -132,7 +133,7 @@ export async function produceWatchSequences(
     const refused = await send(operationId, { path: bad });
     record(refused.label, refused.response, 400, 'watch sequence', 'malformed id', 'invalid_watch_id');
   }
-  log('Watches: a test event (409 without a webhook, 200 with one the service refuses to reach), free');
+  log('Watches: a test event (409 without a webhook, 200 at a refused address, 409 past the limit), free');
   const tester = await createAccount(sql);
   const { key: testerKey } = await createApiKey(sql, tester.id);
   const testerWatch = await sendOperation(mainUrl, testerKey, 'createWatch');
@@ -144,6 +145,11 @@ export async function produceWatchSequences(
   const tested = await sendOperation(mainUrl, testerKey, 'sendWatchTestEvent', { path: testPath });
   record(tested.label, tested.response, 200, 'watch sequence', 'refused address');
   expect((tested.response.body as { delivered: boolean }).delivered === false, 'not delivered', tested.response);
+  // The account's hourly limit of test events (10, shared with the alert test events): the next is 409.
+  let limited = tested;
+  for (let sent = 1; sent <= 10 && limited.response.status === 200; sent++)
+    limited = await sendOperation(mainUrl, testerKey, 'sendWatchTestEvent', { path: testPath });
+  record(limited.label, limited.response, 409, 'watch sequence', 'hourly limit', 'test_event_limit_reached');
   const deleted = await send('deleteWatch', { path });
   record(deleted.label, deleted.response, 204, 'watch sequence', 'deleted');
   for (const [operationId, at] of [
