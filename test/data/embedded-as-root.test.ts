@@ -46,7 +46,7 @@ describe.skipIf(!isRoot)('npm start as root in a folder only root may enter (/ro
     home = fs.mkdtempSync(path.join(os.homedir(), 'alk-root-only-'));
     fs.chmodSync(home, 0o700);
     const app = path.join(home, 'app');
-    for (const entry of ['package.json', 'openapi.yaml', 'src', 'generated', 'migrations', 'db']) {
+    for (const entry of ['package.json', 'tsconfig.json', 'openapi.yaml', 'src', 'generated', 'migrations', 'db']) {
       fs.cpSync(path.join(projectRoot, entry), path.join(app, entry), { recursive: true });
     }
     // node_modules: links to this checkout's, except the PostgreSQL packages, which are copied so
