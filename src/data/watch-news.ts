@@ -85,6 +85,15 @@ export interface BillingPass {
  * goes off as a call's debit sets it off (db/functions/debit_credits.sql).
  */
 export async function billWatchNews(sql: Sql, price: number, limit = 500): Promise<BillingPass> {
+  // The pass runs every few seconds: it opens a transaction only when there is something to bill.
+  // An idle one costs a probe of the partial index and opens no transaction that a database outage
+  // could cut: one cut so has stopped the process inside postgres.js (a write to a closed socket).
+  const [{ due: anyDue }] = await sql<{ due: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM watch_deliveries d JOIN accounts a ON a.id = d.account_id
+      WHERE d.billing IN ('due', 'held') AND (d.billing = 'due' OR a.balance >= ${price})
+    ) AS due`;
+  if (!anyDue) return { charged: 0, held: 0, newlyHeld: [] };
   return sql.begin(async (tx) => {
     const due = await tx<{ id: number; account_id: number; key_id: number | null; billing: string }[]>`
       SELECT d.id, d.account_id, w.key_id, d.billing
