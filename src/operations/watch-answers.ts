@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.ts';
-import { profileOf } from '../contract/response-schemas.ts';
-import type { WatchEventRow, WatchHolder, WatchRow } from '../data/watches.ts';
+import type { WatchHolder } from '../data/watches.ts';
 import type { AppEnv } from '../http/app-env.ts';
 
 /**
@@ -17,27 +16,5 @@ export function holderOf(c: Context<AppEnv>): WatchHolder {
 export const watchNotFound = () =>
   new ApiError('watch_not_found', 'No watch of this account has this id: it may have been deleted.');
 
-export function watchBody(watch: WatchRow) {
-  return {
-    id: watch.id,
-    kind: watch.kind,
-    target: watch.target,
-    sandbox: watch.sandbox,
-    created_at: watch.createdAt.toISOString(),
-  };
-}
-
-export function watchEventBody(event: WatchEventRow) {
-  return {
-    id: event.id,
-    watch_id: event.watchId,
-    change: event.kind === 'domain' ? ('new_advertiser' as const) : ('new_landing_domain' as const),
-    advertiser: event.advertiser,
-    advertiser_id: event.advertiserId,
-    landing_domain: event.landingDomain,
-    first_seen: event.firstSeen,
-    landing_domain_count: event.landingDomainCount,
-    profile: profileOf(event.landingDomainCount),
-    found_at: event.foundAt.toISOString(),
-  };
-}
+/** A watch and its events as the contract's Watch and WatchEvent: the payloads' own mapping. */
+export { watchEventOf as watchEventBody, watchOf as watchBody } from '../watches/news-payload.ts';

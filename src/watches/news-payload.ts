@@ -31,8 +31,8 @@ export function watchOf(watch: NewsWatch) {
   };
 }
 
-/** An event as the contract's WatchEvent. */
-export function watchEventOf(event: NewsEvent) {
+/** An event as the contract's WatchEvent, in a post and in the events listing alike. */
+export function watchEventOf(event: Omit<NewsEvent, 'deliveryId'>) {
   return {
     id: event.id,
     watch_id: event.watchId,
