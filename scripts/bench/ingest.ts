@@ -27,11 +27,11 @@ import postgres from 'postgres';
 import { projectRoot } from '../../src/config.ts';
 import { rootDomain } from '../../src/contract/root-domain.ts';
 import { connect } from '../../src/data/client.ts';
-import { checkAggregates, ingestObservations } from '../../src/ingest/index.ts';
+import { checkAggregates } from '../../src/ingest/index.ts';
 import { inCrawlOrder, ORDERS, type Order } from '../../src/synthetic/crawl-order.ts';
-import { generateDataset } from '../../src/synthetic/generator.ts';
-import { take, writeDataset } from '../../src/synthetic/write-files.ts';
+import { writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
+import { baseDatabase, copyOf, INCREMENT_SEED, incrementOf, incrementRecords } from './daily-increment.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
 import { COPIED_COLUMNS, copyFileInto, writeEndStateFloor } from './ingest-floor.ts';
 import { type Floor, type IngestResults, ingestReport, type Limit, type Load, type Lookups } from './ingest-report.ts';
@@ -258,51 +258,19 @@ function isPostgres(pid: number): boolean {
   }
 }
 
-/** The increment: a million rows, or a fifth of a smaller base; a quarter of it new. */
-const incrementOf = (base: number) => Math.min(1_000_000, Math.floor(base / 5));
-
 /**
- * The daily increment: 1,000,000 observations in crawl order, a quarter of them new and the rest
- * already loaded, into a database of `base` observations. The base is the generator's first
- * `base` records, loaded once in-process into its own database and kept (a later run reuses it);
- * the increment goes into a copy of it, so every run starts from the same base. The increment's
- * known rows are every k-th record of the base, its new ones the generator's next records.
+ * The daily increment (scripts/bench/daily-increment.ts) into a copy of its base, with the
+ * service's lookups beside it. The increment is written once to a file, in crawl order.
  */
 async function dailyIncrement(server: BenchServer, base: number): Promise<Load> {
   const increment = incrementOf(base);
-  const fresh = Math.floor(increment / 4);
-  const size = (count: number) => Math.ceil(count * 1.15) + 5_000;
-  const baseName = `alk_ingest_base_${base}`;
-  const sql = connect(await ensureDatabase(server, baseName), 4);
-  try {
-    const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
-    if (loaded !== base) {
-      log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
-      const dataset = generateDataset({ seed: SEED, size: size(base), today: TODAY });
-      await ingestObservations(sql, take(dataset.observations(), base), { today: TODAY });
-      // As after any large load: statistics for the planner.
-      await sql`ANALYZE`;
-    }
-  } finally {
-    await sql.end();
-  }
+  const baseName = await baseDatabase(server, base, log);
 
   const file = path.join(FOLDER, `increment-${increment}-onto-${base}.ndjson`);
   if (!fs.existsSync(file)) {
-    const known = increment - fresh;
-    const every = Math.floor(base / known);
-    const generated = generateDataset({ seed: SEED, size: size(base + fresh), today: TODAY });
-    function* records() {
-      let n = 0;
-      for (const record of generated.observations()) {
-        if (n >= base + fresh) return;
-        if (n >= base || (n % every === 0 && n / every < known)) yield record;
-        n += 1;
-      }
-    }
     const fd = fs.openSync(`${file}.partial`, 'w');
     let text = '';
-    for (const record of inCrawlOrder(records(), SEED)) {
+    for (const record of inCrawlOrder(incrementRecords(base), INCREMENT_SEED)) {
       text += `${JSON.stringify(record)}\n`;
       if (text.length >= 1 << 20) {
         fs.writeSync(fd, text);
@@ -314,14 +282,7 @@ async function dailyIncrement(server: BenchServer, base: number): Promise<Load> 
     fs.renameSync(`${file}.partial`, file);
   }
 
-  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe('DROP DATABASE IF EXISTS alk_ingest_increment');
-    await admin.unsafe(`CREATE DATABASE alk_ingest_increment TEMPLATE ${baseName} STRATEGY FILE_COPY`);
-  } finally {
-    await admin.end();
-  }
-  const url = server.urlOf('alk_ingest_increment');
+  const url = await copyOf(server, baseName, 'alk_ingest_increment');
   const setup = connect(url, 4);
   const keys = (await createBenchAccounts(setup, { count: 20, credits: 1_000_000_000, tag: 'ingest' })).map(
     (account) => account.key,

@@ -2,40 +2,35 @@
  * Brand watch against the limits of the machine it runs on (docs/watches.md, "Benchmark"):
  * `npm run bench:watches [-- --base 1000000 --watches 100000 --deliveries 10000]`.
  *
- * (a) Matching and queueing: a daily increment (a fifth of the base, a quarter of it new, crawl
- * order) loaded through the real ingest into copies of one base, without watches and with
- * `--watches` watches over as many accounts (half domain watches, half advertiser watches; a
- * tenth of each names something the increment changes), alternately, twice each: the ratio of
- * the load times is what matching and queueing add.
+ * (a) Matching and queueing: the daily increment of scripts/bench/daily-increment.ts (1M or a
+ * fifth of the base, a quarter of it new, crawl order) loaded through the real ingest into copies
+ * of its base, without watches and with `--watches` watches over as many accounts (half domain
+ * watches, half advertiser watches; a tenth of each names something the increment changes),
+ * alternately, twice each: the ratio of the load times is what matching and queueing add.
  * (b) Delivery: `--deliveries` deliveries, one per account, posted by the service (its own
- * process, as `npm start` runs it) to a local HTTPS receiver: the rate, and the lookups' p99
- * while it delivers against idle.
+ * process, as `npm start` runs it) to a local HTTPS receiver (a process of its own): the rate,
+ * and the lookups' p99 while it delivers against idle.
  * The load average is printed beside the figures: the machine may be shared.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Command } from 'commander';
-import postgres from 'postgres';
 import { projectRoot } from '../../src/config.ts';
 import { connect } from '../../src/data/client.ts';
 import { queueWatchNews } from '../../src/data/watch-news.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
 import { inCrawlOrder } from '../../src/synthetic/crawl-order.ts';
-import { generateDataset } from '../../src/synthetic/generator.ts';
-import { take } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
-import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
+import { baseDatabase, copyOf, INCREMENT_SEED, INCREMENT_TODAY, incrementRecords } from './daily-increment.ts';
+import { type BenchServer, openBenchServer } from './database.ts';
 import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
 import { startServerProcess } from './service.ts';
 
-const TODAY = new Date('2026-11-25T00:00:00Z');
-const SEED = 11;
 const RESULTS = path.join(projectRoot, 'bench', 'watches.json');
 const program = new Command()
   .option('--base <n>', 'observations in the base', Number, 1_000_000)
@@ -51,51 +46,6 @@ const load = () =>
     .loadavg()
     .map((n) => n.toFixed(2))
     .join(' ');
-
-function* incrementRecords(base: number) {
-  const increment = Math.floor(base / 5);
-  const fresh = Math.floor(increment / 4);
-  const known = increment - fresh;
-  const every = Math.floor(base / known);
-  let n = 0;
-  for (const record of generateDataset({
-    seed: SEED,
-    size: Math.ceil((base + fresh) * 1.15) + 5_000,
-    today: TODAY,
-  }).observations()) {
-    if (n >= base + fresh) return;
-    if (n >= base || (n % every === 0 && n / every < known)) yield record;
-    n += 1;
-  }
-}
-
-async function baseDatabase(server: BenchServer, base: number): Promise<string> {
-  const name = `alk_watches_base_${base}`;
-  const sql = connect(await ensureDatabase(server, name), 4);
-  try {
-    const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
-    if (loaded !== base) {
-      log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
-      const dataset = generateDataset({ seed: SEED, size: Math.ceil(base * 1.15) + 5_000, today: TODAY });
-      await ingestObservations(sql, take(dataset.observations(), base), { today: TODAY });
-      await sql`ANALYZE`;
-    }
-  } finally {
-    await sql.end();
-  }
-  return name;
-}
-
-async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
-  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
-  } finally {
-    await admin.end();
-  }
-  return server.urlOf(name);
-}
 
 /** `count` accounts with one watch each: half domains, half names; a tenth of each hit by `records`. */
 async function addWatches(url: string, count: number, records: Record<string, unknown>[]): Promise<void> {
@@ -135,7 +85,7 @@ async function timedLoad(
   const sql = connect(url, 4);
   try {
     const started = performance.now();
-    await ingestObservations(sql, records, { today: TODAY });
+    await ingestObservations(sql, records, { today: INCREMENT_TODAY });
     const seconds = (performance.now() - started) / 1000;
     const [{ events }] = await sql<{ events: number }[]>`SELECT count(*)::integer AS events FROM watch_events`;
     return { seconds, events };
@@ -145,8 +95,8 @@ async function timedLoad(
 }
 
 async function partA(server: BenchServer) {
-  const template = await baseDatabase(server, options.base);
-  const records = [...inCrawlOrder(incrementRecords(options.base), SEED)];
+  const template = await baseDatabase(server, options.base, log);
+  const records = [...inCrawlOrder(incrementRecords(options.base), INCREMENT_SEED)];
   log(`increment: ${records.length.toLocaleString('en-US')} observations; ${options.watches} watches`);
   const runs: { watches: boolean; seconds: number; events: number; load: string }[] = [];
   for (const watches of [false, true, false, true]) {
@@ -172,7 +122,7 @@ async function partA(server: BenchServer) {
   };
 }
 
-/** A local HTTPS receiver that answers 200 to every post, counting them. */
+/** The local HTTPS receiver (scripts/bench/webhook-receiver.ts), a process of its own. */
 async function receiver(dir: string) {
   const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
   execFileSync(
@@ -183,20 +133,23 @@ async function receiver(dir: string) {
     ],
     { stdio: 'ignore' },
   );
-  let posts = 0;
-  const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (request, response) => {
-    request.resume();
-    request.on('end', () => {
-      posts += 1;
-      response.writeHead(200).end();
-    });
+  const child = fork(path.join(projectRoot, 'scripts', 'bench', 'webhook-receiver.ts'), [key, cert], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const [{ port }] = (await once(child, 'message')) as [{ port: number }];
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/watch`,
+    url: `https://127.0.0.1:${port}/hooks/watch`,
     cert,
-    posts: () => posts,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()),
+    async posts(): Promise<number> {
+      child.send('count');
+      const [{ posts }] = (await once(child, 'message')) as [{ posts: number }];
+      return posts;
+    },
+    close: async () => {
+      child.kill();
+      await once(child, 'exit');
+    },
   };
 }
 
@@ -218,7 +171,7 @@ function lookups(url: string, keys: string[], names: string[], seconds: number) 
 }
 
 async function partB(server: BenchServer) {
-  const template = await baseDatabase(server, Math.min(options.base, 200_000));
+  const template = await baseDatabase(server, Math.min(options.base, 200_000), log);
   const url = await copyOf(server, template, 'alk_watches_delivery');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'watch-bench-'));
   const hooks = await receiver(dir);
@@ -234,11 +187,8 @@ async function partB(server: BenchServer) {
       SELECT 'delivery-bench-' || n || '@bench.invalid', 1000 FROM generate_series(1, ${count}) n RETURNING id
     ), h AS (
       INSERT INTO alert_webhooks (account_id, url, secret) SELECT id, ${hooks.url}, 'whsec_bench' FROM a
-    ), w AS (
-      INSERT INTO watches (account_id, kind, target) SELECT id, 'domain', 'bench' || id || '.com' FROM a RETURNING id
     )
-    INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
-    SELECT id, 'AR1', 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM w`;
+    INSERT INTO watches (account_id, kind, target) SELECT id, 'domain', 'bench' || id || '.com' FROM a`;
   const service = await startServerProcess('scripts/bench/server.ts', {
     HOST: '127.0.0.1',
     PORT: '0',
@@ -255,10 +205,19 @@ async function partB(server: BenchServer) {
     log(`lookups idle: p99 ${idle.p99} ms, ${idle.requestsPerSecond.toFixed(0)} req/s (load ${load()})`);
     const during = lookups(service.url, keys, names, 600);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The news arrives now, as a load's would: the service queues news it finds at its start, so
+    // news present before would be delivered during the idle measurement.
     const started = performance.now();
+    await sql`
+      INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
+      SELECT id, 'AR1', 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM watches
+      WHERE target LIKE 'bench%.com'`;
     await queueWatchNews(sql);
-    while (hooks.posts() < count && performance.now() - started < 300_000)
+    let posts = await hooks.posts();
+    while (posts < count && performance.now() - started < 300_000) {
       await new Promise((resolve) => setTimeout(resolve, 20));
+      posts = await hooks.posts();
+    }
     const seconds = (performance.now() - started) / 1000;
     during.stop();
     const busy = await during.result;
@@ -268,11 +227,11 @@ async function partB(server: BenchServer) {
       FROM watch_deliveries`;
     const result = {
       deliveries: count,
-      posts: hooks.posts(),
+      posts,
       delivered,
       charged,
       seconds: Number(seconds.toFixed(2)),
-      perSecond: Math.round(hooks.posts() / seconds),
+      perSecond: Math.round(posts / seconds),
       idleP99Ms: idle.p99,
       duringP99Ms: busy.p99,
       p99Ratio: Number((busy.p99 / Math.max(idle.p99, 1)).toFixed(2)),

@@ -1,0 +1,68 @@
+/**
+ * The daily increment both `bench:ingest --increment-onto N` and `bench:watches` load: into a copy
+ * of a base of N observations (built once, kept as `alk_ingest_base_N`), 1,000,000 observations
+ * (or N/5 when N is small), a quarter of them new and the rest every k-th record of the base.
+ * One home, so the two benchmarks measure the same load on the same base.
+ */
+import postgres from 'postgres';
+import { connect } from '../../src/data/client.ts';
+import { ingestObservations } from '../../src/ingest/index.ts';
+import { generateDataset, type ObservationRecord } from '../../src/synthetic/generator.ts';
+import { take } from '../../src/synthetic/write-files.ts';
+import { type BenchServer, ensureDatabase } from './database.ts';
+
+export const INCREMENT_TODAY = new Date('2026-11-25T00:00:00Z');
+export const INCREMENT_SEED = 7;
+
+export const incrementOf = (base: number) => Math.min(1_000_000, Math.floor(base / 5));
+
+const size = (count: number) => Math.ceil(count * 1.15) + 5_000;
+
+/** The base's database, loaded on first use (the generator's first `base` records) and kept. */
+export async function baseDatabase(server: BenchServer, base: number, log: (line: string) => void): Promise<string> {
+  const name = `alk_ingest_base_${base}`;
+  const sql = connect(await ensureDatabase(server, name), 4);
+  try {
+    const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
+    if (loaded !== base) {
+      log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
+      const dataset = generateDataset({ seed: INCREMENT_SEED, size: size(base), today: INCREMENT_TODAY });
+      await ingestObservations(sql, take(dataset.observations(), base), { today: INCREMENT_TODAY });
+      // As after any large load: statistics for the planner.
+      await sql`ANALYZE`;
+    }
+  } finally {
+    await sql.end();
+  }
+  return name;
+}
+
+/** The increment's records in generator order (the caller puts them in crawl order). */
+export function* incrementRecords(base: number): Generator<ObservationRecord> {
+  const increment = incrementOf(base);
+  const fresh = Math.floor(increment / 4);
+  const known = increment - fresh;
+  const every = Math.floor(base / known);
+  let n = 0;
+  for (const record of generateDataset({
+    seed: INCREMENT_SEED,
+    size: size(base + fresh),
+    today: INCREMENT_TODAY,
+  }).observations()) {
+    if (n >= base + fresh) return;
+    if (n >= base || (n % every === 0 && n / every < known)) yield record;
+    n += 1;
+  }
+}
+
+/** A fresh copy of `template` named `name`: every run starts from the same base. */
+export async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
+  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+  } finally {
+    await admin.end();
+  }
+  return server.urlOf(name);
+}
