@@ -74,6 +74,13 @@ export const DEFAULT_UNAUTHORIZED_FLOOR_MS = 10;
 export const DEFAULT_WATCH_LIMIT = 1_000;
 
 /**
+ * Watch news posts one process starts per second (src/watches/post-pacer.ts): above the 500
+ * delivered a second the product promises (about 730 on 2 cores, with billing and bookkeeping),
+ * and low enough that the lookups beside them keep their latency (docs/watches.md, "Benchmark").
+ */
+export const DEFAULT_WATCH_POSTS_PER_SECOND = 1_000;
+
+/**
  * What one HTTP request may take from the service. The byte limits are generous enough that any
  * parameter up to 10 kB, even fully percent-encoded, reaches the parameter rules and gets their
  * free 400; the timeouts cut off clients that send a request slowly (slowloris) without
@@ -160,6 +167,9 @@ export const envSchema = z.object({
     ),
   WATCH_LIMIT: integer(0, DEFAULT_WATCH_LIMIT).describe(
     'Live watches one account may hold in each dataset (live, sandbox); one more: `409 watch_limit_reached`.',
+  ),
+  WATCH_POSTS_PER_SECOND: integer(1, DEFAULT_WATCH_POSTS_PER_SECOND).describe(
+    'Watch news webhook posts one process starts per second, so delivery leaves the API its cores.',
   ),
   LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
@@ -311,6 +321,8 @@ const configSchema = envSchema
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     /** The most live watches an account holds per dataset; one more answers 409 watch_limit_reached. */
     watchLimit: env.WATCH_LIMIT,
+    /** Watch news posts this process starts per second. */
+    watchPostsPerSecond: env.WATCH_POSTS_PER_SECOND,
     /** pino's level of the JSON log. */
     logLevel: env.LOG_LEVEL,
     /** How long /readyz waits for the database before it answers 503. */

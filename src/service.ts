@@ -166,7 +166,14 @@ export async function openService(config: Config, { log, prepare, logger }: Star
       log,
     });
     alerts = sender;
-    const newsSender = new WatchNewsSender({ sql, mailer: mail, publicUrl, webhook: webhooks, log });
+    const newsSender = new WatchNewsSender({
+      sql,
+      mailer: mail,
+      publicUrl,
+      webhook: webhooks,
+      postsPerSecond: config.watchPostsPerSecond,
+      log,
+    });
     watchNews = newsSender;
     // Loaded only when configured: the Stripe SDK holds 16 MB of memory.
     const payments = config.stripe

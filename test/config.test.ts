@@ -91,6 +91,7 @@ describe('the configuration schema (config)', () => {
       loadDemoData: true,
       rateLimitPerMinute: 600,
       watchLimit: 1_000,
+      watchPostsPerSecond: 1_000,
       logLevel: 'info',
       readinessTimeoutMs: 2_000,
       http: DEFAULT_HTTP_LIMITS,

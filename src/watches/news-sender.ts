@@ -1,5 +1,6 @@
 import { KeptAliveReceivers, postWebhook, type WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../alerts/webhook-signature.ts';
+import { DEFAULT_WATCH_POSTS_PER_SECOND } from '../config.ts';
 import type { Sql } from '../data/client.ts';
 import {
   billWatchNews,
@@ -15,12 +16,16 @@ import {
 } from '../data/watch-news.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { WATCH_NEWS_PRICE, WATCH_NEWS_USER_AGENT, watchNewsEvent } from './news-payload.ts';
+import { PostPacer } from './post-pacer.ts';
 
 /** Attempts per post or digest before it is given up: the low-balance alert's policy. */
 export const MAX_ATTEMPTS = 8;
 
-/** Posts taken at once: under one lease, sent in parallel over kept-alive connections. */
+/** Posts taken at once, under one lease. */
 const POSTS_PER_CLAIM = 200;
+
+/** Posts one process runs at once, over kept-alive connections. */
+const POSTS_IN_FLIGHT = 32;
 
 export interface WatchNewsSenderOptions {
   sql: Sql;
@@ -34,6 +39,8 @@ export interface WatchNewsSenderOptions {
   /** How long a claim is another process's to finish before it is taken again. */
   leaseMs?: number;
   webhook?: WebhookPostOptions;
+  /** The most posts this process starts per second (post-pacer.ts). */
+  postsPerSecond?: number;
   log?: (line: string) => void;
 }
 
@@ -46,8 +53,11 @@ export interface WatchNewsSenderOptions {
  * processes share the outbox and one killed mid-way leaves its rows to the others.
  */
 export class WatchNewsSender {
-  readonly #options: Required<Omit<WatchNewsSenderOptions, 'webhook'>> & { webhook: WebhookPostOptions };
+  readonly #options: Required<Omit<WatchNewsSenderOptions, 'webhook' | 'postsPerSecond'>> & {
+    webhook: WebhookPostOptions;
+  };
   readonly #agent: KeptAliveReceivers;
+  readonly #pacer: PostPacer;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #stopped = false;
@@ -58,11 +68,13 @@ export class WatchNewsSender {
     retryBaseMs = 30_000,
     leaseMs = 60_000,
     webhook = {},
+    postsPerSecond = DEFAULT_WATCH_POSTS_PER_SECOND,
     log = () => {},
     ...rest
   }: WatchNewsSenderOptions) {
     this.#options = { now, pollMs, retryBaseMs, leaseMs, webhook, log, ...rest };
     this.#agent = new KeptAliveReceivers(webhook);
+    this.#pacer = new PostPacer(postsPerSecond, POSTS_IN_FLIGHT);
   }
 
   /** Queues what earlier runs left unqueued (a load that ended without it), then polls. */
@@ -93,7 +105,7 @@ export class WatchNewsSender {
     for (;;) {
       const due = await takeDuePosts(sql, POSTS_PER_CLAIM, this.#options.leaseMs);
       if (due.length === 0) break;
-      const outcomes = await Promise.all(due.map((post) => this.#post(post)));
+      const outcomes = await this.#pacer.each(due, (post) => this.#post(post));
       await recordPosts(sql, outcomes);
       attempts += due.length;
     }
