@@ -66,3 +66,16 @@ export async function copyOf(server: BenchServer, template: string, name: string
   }
   return server.urlOf(name);
 }
+
+/**
+ * Drops a copy once measured: left behind, autovacuum would work through its fresh rows in the
+ * background of the next measurement.
+ */
+export async function dropCopy(server: BenchServer, name: string): Promise<void> {
+  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
