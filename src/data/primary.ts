@@ -16,6 +16,9 @@ export const WRITABLE = "NOT pg_is_in_recovery() AND current_setting('transactio
 /** How long a primary found stays trusted before new connections ask again. */
 const PRIMARY_TRUSTED_MS = 1_000;
 
+/** A socket to no primary that postgres.js never writes to fails after this long anyway. */
+const UNWRITTEN_SOCKET_FAILS_MS = 100;
+
 /** How long a server may take to answer "are you the primary?" before it counts as down. */
 const PROBE_TIMEOUT_SECONDS = 2;
 
@@ -106,14 +109,17 @@ export class PrimaryFinder {
       return net.connect(server.port, server.host);
     } catch (error) {
       // It fails when postgres.js first writes to it (its handlers are on by then), so the caller
-      // sees NoPrimary rather than a write to a closed socket.
+      // sees NoPrimary rather than a write to a closed socket. Never before that write: postgres.js
+      // buffers its startup message and writes it on the next turn of the event loop, and a socket
+      // closed in between leaves that message buffered and no write scheduled, so the connection's
+      // next socket got no startup message (a connect timeout) and then two (SQLSTATE 08P01).
       const failing = new net.Socket();
       const fail = () => {
         if (!failing.destroyed) failing.destroy(error as Error);
         return false;
       };
       failing.write = fail;
-      setImmediate(fail);
+      setTimeout(fail, UNWRITTEN_SOCKET_FAILS_MS).unref();
       return failing;
     }
   }

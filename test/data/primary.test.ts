@@ -19,6 +19,35 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A TCP relay to a server that can be cut (its connections closed, new ones refused) and restored. */
+async function switchableRelay(targetPort: number) {
+  let server: net.Server | undefined;
+  const open = new Set<net.Socket>();
+  const port = await closedPort();
+  return {
+    port,
+    on: () =>
+      new Promise<void>((resolve) => {
+        server = net.createServer((client) => {
+          const upstream = net.connect(targetPort, '127.0.0.1');
+          open.add(client);
+          client.on('close', () => open.delete(client));
+          client.on('error', () => upstream.destroy());
+          upstream.on('error', () => client.destroy());
+          client.pipe(upstream).pipe(client);
+        });
+        server.listen(port, '127.0.0.1', () => resolve());
+      }),
+    off: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        if (server) server.close(() => resolve());
+        else resolve();
+        server = undefined;
+      }),
+  };
+}
+
 describe('DATABASE_URL of several servers (docs/product-rules.md R20.1)', () => {
   it('reads the libpq form: each host and port, the first server alone for postgres.js', () => {
     const url = 'postgres://u:p%40ss@h1:5433,h2,[::1]:6000/alk?target_session_attrs=read-write&prepare=false';
@@ -65,6 +94,48 @@ describe('DATABASE_URL of several servers (docs/product-rules.md R20.1)', () => 
         }
       }
     });
+
+    it('back after no primary, every call reaches it: no connect timeout, no garbled start-up', async () => {
+      const relay = await switchableRelay(port(pair.primaryUrl));
+      const sql = connect(`postgres://postgres@127.0.0.1:${relay.port},127.0.0.1:${down}/alk`, 10, {
+        connectTimeoutMs: 2_000,
+      });
+      const outcomes: { at: number; outcome: string }[] = [];
+      let stop = false;
+      const caller = async () => {
+        while (!stop) {
+          const at = performance.now();
+          const outcome = await sql`SELECT 1`.then(
+            () => 'ok',
+            (error: { code?: string }) => error.code ?? String(error),
+          );
+          outcomes.push({ at, outcome });
+          if (outcome !== 'ok') await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      try {
+        await relay.on();
+        const callers = Array.from({ length: 12 }, caller);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await relay.off();
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await relay.on();
+        const back = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        stop = true;
+        await Promise.all(callers);
+        expect(outcomes.filter((o) => o.outcome === 'NO_PRIMARY').length).toBeGreaterThan(0);
+        // Back: from a second on (the finder's last answer is trusted that long), only answers.
+        const after = outcomes.filter((o) => o.at > back + 1_000);
+        const failed = after.filter((o) => o.outcome !== 'ok').map((o) => o.outcome);
+        expect(failed).toEqual([]);
+        expect(after.length).toBeGreaterThan(100);
+      } finally {
+        stop = true;
+        await relay.off();
+        await sql.end({ timeout: 1 }).catch(() => {});
+      }
+    }, 30_000);
 
     it('migrates through the same URL (the command lines and the service start there)', async () => {
       const hosts = `127.0.0.1:${pair.replicaPort},127.0.0.1:${port(pair.primaryUrl)}`;
