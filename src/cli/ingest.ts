@@ -240,12 +240,20 @@ async function main(): Promise<void> {
       interrupt();
     });
   }
+  // Until the load reports its outcome: were the event loop to empty with the load unfinished (a
+  // connection that never answers), the process must not exit 0 as if it had loaded everything.
+  process.exitCode = 1;
+  let finished = false;
+  process.once('exit', () => {
+    if (!finished) process.stderr.write('ingest: stopped before the load finished; run the same command again\n');
+  });
   process.exitCode = await runIngest(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: process.stderr,
     stdin: process.stdin,
     interrupted,
   });
+  finished = true;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

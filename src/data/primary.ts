@@ -119,7 +119,8 @@ export class PrimaryFinder {
         return false;
       };
       failing.write = fail;
-      setTimeout(fail, UNWRITTEN_SOCKET_FAILS_MS).unref();
+      // Not unref'd: a command line waiting on this connection must not see its event loop empty.
+      setTimeout(fail, UNWRITTEN_SOCKET_FAILS_MS);
       return failing;
     }
   }
