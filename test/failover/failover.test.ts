@@ -291,6 +291,21 @@ describe('losing the database primary under load (pg_auto_failover, synchronous 
       return Math.round(first.startedAt + first.ms - killedAt);
     });
     const backMs = Math.max(...perService);
+    // The direct process's answers, second by second after the kill: where its time went.
+    const timeline = new Map<number, Map<string, number>>();
+    for (const call of sinceKill(loads[3])) {
+      const second = Math.floor((call.startedAt - killedAt) / 1000);
+      const outcome = `${call.status}${call.error ? ` ${call.error}` : ''}`;
+      const counts = timeline.get(second) ?? new Map<string, number>();
+      counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+      timeline.set(second, counts);
+    }
+    log(
+      `round ${round}: direct process by second: ${[...timeline]
+        .filter(([second]) => second <= Math.ceil(perService[3] / 1000))
+        .map(([second, counts]) => `${second}s ${[...counts].map(([o, n]) => `${o}×${n}`).join(' ')}`)
+        .join('; ')}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const perLoad = await Promise.all(loads.map((load) => load.stop()));
     await idempotent.stop();
@@ -334,7 +349,12 @@ describe('losing the database primary under load (pg_auto_failover, synchronous 
         const again = await finish(startCli('ingest', ingestArgs, cluster.directUrl));
         expect(again.code, again.stderr).toBe(0);
       }
-      const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::integer AS n FROM observations`;
+      const [{ n, port }] = await sql<{ n: number; port: number }[]>`
+        SELECT count(*)::integer AS n, inet_server_port() AS port FROM observations`;
+      log(
+        `round ${round}: ${n} observations (server port ${port}); ` +
+          `the first ingest: exit ${first.code}, ${first.stderr.slice(-200)}`,
+      );
       expect(n).toBeGreaterThanOrEqual(OBSERVATIONS);
       expect(await checkAggregates(sql)).toEqual([]);
     }
