@@ -9,7 +9,9 @@
  * alternately, twice each: the ratio of the load times is what matching and queueing add.
  * (b) Delivery: `--deliveries` deliveries, one per account, posted by the service (its own
  * process, as `npm start` runs it) to a local HTTPS receiver (a process of its own): the rate,
- * and the lookups' p99 while it delivers against idle.
+ * and the lookups' p99 while it delivers against idle. Then the same number again with no lookups:
+ * the machine's CPU per post, the share of the machine 500 posts a second take, and so the least
+ * the lookups' latency grows when they keep every core busy (1 / (1 - share)).
  * The load average is printed beside the figures: the machine may be shared.
  */
 import { execFileSync, fork } from 'node:child_process';
@@ -130,6 +132,16 @@ async function partA(server: BenchServer) {
   };
 }
 
+/**
+ * CPU seconds the whole machine spent busy so far (every process: /proc/stat's first line, in
+ * clock ticks of 10 ms, less idle and I/O wait).
+ */
+function machineBusySeconds(): number {
+  const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
 /** The local HTTPS receiver (scripts/bench/webhook-receiver.ts), a process of its own. */
 async function receiver(dir: string) {
   const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
@@ -218,20 +230,29 @@ async function partB(server: BenchServer) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     // The news arrives now, as a load's would: the service queues news it finds at its start, so
     // news present before would be delivered during the idle measurement.
-    const started = performance.now();
-    await sql`
-      INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
-      SELECT id, 'AR1', 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM watches
-      WHERE target LIKE 'bench%.com'`;
-    await queueWatchNews(sql);
-    let posts = await hooks.posts();
-    while (posts < count && performance.now() - started < 300_000) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      posts = await hooks.posts();
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const news = async (advertiserId: string, total: number) => {
+      const started = performance.now();
+      const cpuBefore = machineBusySeconds();
+      await sql`
+        INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
+        SELECT id, ${advertiserId}, 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM watches
+        WHERE target LIKE 'bench%.com'`;
+      await queueWatchNews(sql);
+      let posts = await hooks.posts();
+      while (posts < total && performance.now() - started < 300_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        posts = await hooks.posts();
+      }
+      return { seconds: (performance.now() - started) / 1000, posts, cpuSeconds: machineBusySeconds() - cpuBefore };
+    };
+    const { seconds, posts } = await news('AR1', count);
     during.stop();
     const busy = await during.result;
+    // The same deliveries again with no lookups: what delivering costs the machine (the service,
+    // the receiver, PostgreSQL), and so the least it must take from lookups that keep it busy.
+    const alone = await news('AR2', 2 * count);
+    const cpuPerPostMs = (alone.cpuSeconds * 1000) / count;
+    const shareAt500 = (500 * cpuPerPostMs) / 1000 / os.cpus().length;
     const [{ delivered, charged }] = await sql<{ delivered: number; charged: number }[]>`
       SELECT count(*) FILTER (WHERE delivered_at IS NOT NULL)::integer AS delivered,
              count(*) FILTER (WHERE billing = 'paid')::integer AS charged
@@ -246,6 +267,11 @@ async function partB(server: BenchServer) {
       idleP99Ms: idle.p99,
       duringP99Ms: busy.p99,
       p99Ratio: Number((busy.p99 / Math.max(idle.p99, 1)).toFixed(2)),
+      aloneSeconds: Number(alone.seconds.toFixed(2)),
+      alonePerSecond: Math.round(count / alone.seconds),
+      machineCpuMsPerPost: Number(cpuPerPostMs.toFixed(3)),
+      machineShareAt500PerSecond: Number(shareAt500.toFixed(3)),
+      leastP99RatioAt500PerSecond: Number((1 / (1 - shareAt500)).toFixed(2)),
       load: load(),
     };
     log(`delivery: ${JSON.stringify(result)}`);
