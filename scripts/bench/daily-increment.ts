@@ -55,15 +55,23 @@ export function* incrementRecords(base: number): Generator<ObservationRecord> {
   }
 }
 
-/** A fresh copy of `template` named `name`: every run starts from the same base. */
-export async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
+/** Runs statements one after another on the server's `postgres` database (outside any transaction). */
+async function onServer(server: BenchServer, ...statements: string[]): Promise<void> {
   const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+    for (const statement of statements) await admin.unsafe(statement);
   } finally {
     await admin.end();
   }
+}
+
+/** A fresh copy of `template` named `name`: every run starts from the same base. */
+export async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
+  await onServer(
+    server,
+    `DROP DATABASE IF EXISTS ${name}`,
+    `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`,
+  );
   return server.urlOf(name);
 }
 
@@ -72,10 +80,5 @@ export async function copyOf(server: BenchServer, template: string, name: string
  * background of the next measurement.
  */
 export async function dropCopy(server: BenchServer, name: string): Promise<void> {
-  const admin = postgres(server.urlOf('postgres'), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  await onServer(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
