@@ -488,20 +488,28 @@ export async function takeDueDigests(sql: Sql, limit: number, leaseMs: number): 
   }));
 }
 
-/** Records a digest's attempt: sent, retried at `retryAt`, or given up. */
-export async function recordDigest(
-  sql: Sql,
-  digest: Pick<DueDigest, 'id'>,
-  outcome: { ok: boolean; error: string | null },
-  retryAt: Date | null,
-): Promise<void> {
+/** What one digest's attempt came to, and what follows it. */
+export interface DigestOutcome {
+  id: number;
+  ok: boolean;
+  error: string | null;
+  /** The next attempt; null after a failure: given up. */
+  retryAt: Date | null;
+}
+
+/** Records the attempts of many digests in one statement: sent, retried at `retryAt`, or given up. */
+export async function recordDigests(sql: Sql, outcomes: DigestOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
   await sql`
-    UPDATE watch_digests
-    SET attempts = attempts + 1, locked_until = NULL, last_error = ${outcome.error},
-        sent_at = CASE WHEN ${outcome.ok} THEN now() END,
-        given_up_at = CASE WHEN NOT ${outcome.ok} AND ${retryAt}::timestamptz IS NULL THEN now() END,
-        next_attempt_at = coalesce(${retryAt}::timestamptz, next_attempt_at)
-    WHERE id = ${digest.id}`;
+    UPDATE watch_digests g
+    SET attempts = g.attempts + 1, locked_until = NULL, last_error = o.error,
+        sent_at = CASE WHEN o.ok THEN now() END,
+        given_up_at = CASE WHEN NOT o.ok AND o.retry_at IS NULL THEN now() END,
+        next_attempt_at = coalesce(o.retry_at, g.next_attempt_at)
+    FROM json_to_recordset(${JSON.stringify(
+      outcomes.map((o) => ({ ...o, retry_at: o.retryAt?.toISOString() ?? null })),
+    )}::text::json) AS o(id bigint, ok boolean, error text, retry_at timestamptz)
+    WHERE g.id = o.id`;
 }
 
 /** The live sandbox watches' kinds and targets (the sandbox replay makes news for each). */

@@ -4,12 +4,13 @@ import { DEFAULT_WATCH_POSTS_PER_SECOND } from '../config.ts';
 import type { Sql } from '../data/client.ts';
 import {
   billWatchNews,
+  type DigestOutcome,
   type DueDigest,
   type DuePost,
   markHoldNoticeSent,
   type PostOutcome,
   queueWatchNews,
-  recordDigest,
+  recordDigests,
   recordPosts,
   takeDueDigests,
   takeDuePosts,
@@ -23,6 +24,12 @@ export const MAX_ATTEMPTS = 8;
 
 /** Posts taken at once, under one lease. */
 const POSTS_PER_CLAIM = 200;
+
+/** Digests taken at once, under one lease: their outcomes are recorded together. */
+const DIGESTS_PER_CLAIM = 200;
+
+/** Digest emails one process sends at once. */
+const MAILS_AT_ONCE = 20;
 
 /** Posts one process runs at once, over kept-alive connections. */
 const POSTS_IN_FLIGHT = 32;
@@ -110,9 +117,12 @@ export class WatchNewsSender {
       attempts += due.length;
     }
     for (;;) {
-      const digests = await takeDueDigests(sql, 20, this.#options.leaseMs);
+      const digests = await takeDueDigests(sql, DIGESTS_PER_CLAIM, this.#options.leaseMs);
       if (digests.length === 0) break;
-      await Promise.all(digests.map((digest) => this.#mail(digest)));
+      const outcomes: DigestOutcome[] = [];
+      for (let i = 0; i < digests.length; i += MAILS_AT_ONCE)
+        outcomes.push(...(await Promise.all(digests.slice(i, i + MAILS_AT_ONCE).map((digest) => this.#mail(digest)))));
+      await recordDigests(sql, outcomes);
       attempts += digests.length;
     }
     return attempts;
@@ -159,17 +169,15 @@ export class WatchNewsSender {
     return { id: post.id, ok, status: answer.status, error: answer.error, retryAt: this.#retryAt(attempt, ok) };
   }
 
-  async #mail(digest: DueDigest): Promise<void> {
-    const { sql, mailer, publicUrl } = this.#options;
-    if (digest.email === null || digest.deliveries.length === 0) {
-      await recordDigest(sql, digest, { ok: true, error: digest.email === null ? 'no verified address' : null }, null);
-      return;
-    }
+  async #mail(digest: DueDigest): Promise<DigestOutcome> {
+    const { mailer, publicUrl } = this.#options;
+    if (digest.email === null || digest.deliveries.length === 0)
+      return { id: digest.id, ok: true, error: digest.email === null ? 'no verified address' : null, retryAt: null };
     const outcome = await mailer.send(digestEmail(digest, publicUrl())).then(
       () => ({ ok: true, error: null }),
       (error: unknown) => ({ ok: false, error: String(error).slice(0, 500) }),
     );
-    await recordDigest(sql, digest, outcome, this.#retryAt(digest.attempts + 1, outcome.ok));
+    return { id: digest.id, ...outcome, retryAt: this.#retryAt(digest.attempts + 1, outcome.ok) };
   }
 
   async #tellHeld(account: { accountId: number; email: string | null }): Promise<void> {

@@ -14,6 +14,8 @@ export interface TestSmtp {
   /** `smtp://` URL of the server, for SMTP_URL. */
   url: string;
   received: ReceivedMail[];
+  /** Refuses the next `times` mails to `address` (a 451 at RCPT TO, as a busy server answers). */
+  refuse(address: string, times: number): void;
   /** The next mail to `address` not handed out yet (waits up to `timeoutMs`). */
   next(address: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -23,10 +25,17 @@ export interface TestSmtp {
 export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const handedOut = new Set<ReceivedMail>();
+  const refusals = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const left = refusals.get(address.address.toLowerCase()) ?? 0;
+      if (left === 0) return callback();
+      refusals.set(address.address.toLowerCase(), left - 1);
+      callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -54,6 +63,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    refuse: (address, times) => refusals.set(address.toLowerCase(), times),
     async next(address, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -167,6 +167,30 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
     expect(smtp.received.filter((mail) => mail.to.includes(owner.email))).toHaveLength(1);
   });
 
+  it('a load with news for 25 accounts: one digest email each, one the mail server refused retried once', async () => {
+    const owners = [];
+    for (let n = 0; n < 25; n += 1) owners.push(await brandOwner());
+    for (const owner of owners) await insertWatch(db.sql, { ...owner, kind: 'domain', target: 'acme-outdoor.com' });
+    smtp.refuse(owners[3].email, 1);
+    await load();
+    await sender.sendDue();
+    for (const owner of owners) {
+      expect(smtp.received.filter((mail) => mail.to.includes(owner.email))).toHaveLength(1);
+      expect((await smtp.next(owner.email)).subject).toBe('Brand watch: 2 new changes found');
+    }
+    const digests = await db.sql<{ account_id: number; attempts: number; sent: boolean; last_error: string | null }[]>`
+      SELECT account_id, attempts, sent_at IS NOT NULL AS sent, last_error FROM watch_digests
+      WHERE account_id = ANY(${owners.map((owner) => owner.accountId)}::bigint[]) ORDER BY account_id`;
+    expect(digests).toHaveLength(25);
+    for (const digest of digests)
+      expect(digest).toEqual({
+        account_id: digest.account_id,
+        attempts: digest.account_id === owners[3].accountId ? 2 : 1,
+        sent: true,
+        last_error: null,
+      });
+  });
+
   it('a receiver that fails then recovers gets the post again with the same id, charged once', async () => {
     const owner = await brandOwner();
     await insertWatch(db.sql, { ...owner, kind: 'domain', target: 'acme-outdoor.com' });
