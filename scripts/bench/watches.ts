@@ -10,7 +10,8 @@
  * (b) Delivery: `--deliveries` deliveries, one per account, posted by the service (its own
  * process, as `npm start` runs it) to a local HTTPS receiver (a process of its own): the rate,
  * and the lookups' p99 while it delivers against idle. Then the same number again with no lookups:
- * the machine's CPU per post, the share of the machine 500 posts a second take, and so the least
+ * the machine's CPU per post (and the service's and the receiver's shares of it), the share of
+ * the machine 500 posts a second take, and so the least
  * the lookups' latency grows when they keep every core busy (1 / (1 - share)).
  * The load average is printed beside the figures: the machine may be shared.
  */
@@ -38,7 +39,7 @@ import {
 import { type BenchServer, openBenchServer } from './database.ts';
 import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
-import { startServerProcess } from './service.ts';
+import { cpuSeconds, startServerProcess } from './service.ts';
 
 const RESULTS = path.join(projectRoot, 'bench', 'watches.json');
 const program = new Command()
@@ -161,6 +162,7 @@ async function receiver(dir: string) {
   return {
     url: `https://127.0.0.1:${port}/hooks/watch`,
     cert,
+    pid: child.pid!,
     async posts(): Promise<number> {
       child.send('count');
       const [{ posts }] = (await once(child, 'message')) as [{ posts: number }];
@@ -233,6 +235,7 @@ async function partB(server: BenchServer) {
     const news = async (advertiserId: string, total: number) => {
       const started = performance.now();
       const cpuBefore = machineBusySeconds();
+      const [serviceBefore, receiverBefore] = [cpuSeconds(service.pid) ?? 0, cpuSeconds(hooks.pid) ?? 0];
       await sql`
         INSERT INTO watch_events (watch_id, advertiser_id, advertiser, landing_domain, first_seen, landing_domain_count)
         SELECT id, ${advertiserId}, 'Bench Bidder', 'bench.com', '2026-11-24', 1 FROM watches
@@ -243,7 +246,13 @@ async function partB(server: BenchServer) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         posts = await hooks.posts();
       }
-      return { seconds: (performance.now() - started) / 1000, posts, cpuSeconds: machineBusySeconds() - cpuBefore };
+      return {
+        seconds: (performance.now() - started) / 1000,
+        posts,
+        cpuSeconds: machineBusySeconds() - cpuBefore,
+        serviceCpuSeconds: (cpuSeconds(service.pid) ?? 0) - serviceBefore,
+        receiverCpuSeconds: (cpuSeconds(hooks.pid) ?? 0) - receiverBefore,
+      };
     };
     const { seconds, posts } = await news('AR1', count);
     during.stop();
@@ -270,6 +279,8 @@ async function partB(server: BenchServer) {
       aloneSeconds: Number(alone.seconds.toFixed(2)),
       alonePerSecond: Math.round(count / alone.seconds),
       machineCpuMsPerPost: Number(cpuPerPostMs.toFixed(3)),
+      serviceCpuMsPerPost: Number(((alone.serviceCpuSeconds * 1000) / count).toFixed(3)),
+      receiverCpuMsPerPost: Number(((alone.receiverCpuSeconds * 1000) / count).toFixed(3)),
       machineShareAt500PerSecond: Number(shareAt500.toFixed(3)),
       leastP99RatioAt500PerSecond: Number((1 / (1 - shareAt500)).toFixed(2)),
       load: load(),
@@ -293,7 +304,10 @@ async function main() {
     if (options.only !== 'a') results.delivery = await partB(server);
     results.endLoad = load();
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-    if (options.write) fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    // A run of one part keeps the other part's figures of the last run.
+    const kept =
+      options.write && options.only && fs.existsSync(RESULTS) ? JSON.parse(fs.readFileSync(RESULTS, 'utf8')) : {};
+    if (options.write) fs.writeFileSync(RESULTS, `${JSON.stringify({ ...kept, ...results }, null, 2)}\n`);
   } finally {
     await server.close();
   }
