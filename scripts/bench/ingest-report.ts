@@ -29,6 +29,8 @@ export interface Lookups {
   duringRequestsPerSecond: number;
   /** Answers other than 200, socket errors and timeouts, while the load ran. */
   duringErrors: number;
+  /** The same load's rate with no service on the machine, in the same run. */
+  aloneRowsPerSecond?: number;
 }
 
 export interface Load {
@@ -128,15 +130,20 @@ export function ingestReport(results: IngestResults): string {
   if (beside.length > 0)
     lines.push(
       '',
-      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships):',
+      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships),' +
+        ' and the same load alone, into a copy of the same base, in the same run:',
       '',
-      '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors |',
-      '| :-- | --: | --: | --: | --: | --: | --: |',
-      ...beside.map(({ label, lookups }) => {
+      '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors | ' +
+        'load rows/s alone | beside the service | beside / alone |',
+      '| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+      ...beside.map(({ label, lookups, rowsPerSecond }) => {
         const l = lookups!;
+        const alone = l.aloneRowsPerSecond;
         return (
           `| ${label} | ${l.idleP99Ms} | ${l.duringP99Ms} | ${(l.duringP99Ms / l.idleP99Ms).toFixed(2)} | ` +
-          `${n(l.idleRequestsPerSecond)} | ${n(l.duringRequestsPerSecond)} | ${l.duringErrors} |`
+          `${n(l.idleRequestsPerSecond)} | ${n(l.duringRequestsPerSecond)} | ${l.duringErrors} | ` +
+          `${alone === undefined ? '' : n(alone)} | ${n(rowsPerSecond)} | ` +
+          `${alone === undefined ? '' : (rowsPerSecond / alone).toFixed(2)} |`
         );
       }),
     );

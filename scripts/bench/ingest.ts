@@ -31,7 +31,7 @@ import { checkAggregates } from '../../src/ingest/index.ts';
 import { inCrawlOrder, ORDERS, type Order } from '../../src/synthetic/crawl-order.ts';
 import { writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
-import { baseDatabase, copyOf, INCREMENT_SEED, incrementOf, incrementRecords } from './daily-increment.ts';
+import { baseDatabase, copyOf, dropCopy, INCREMENT_SEED, incrementOf, incrementRecords } from './daily-increment.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
 import { COPIED_COLUMNS, copyFileInto, writeEndStateFloor } from './ingest-floor.ts';
 import { type Floor, type IngestResults, ingestReport, type Limit, type Load, type Lookups } from './ingest-report.ts';
@@ -259,10 +259,12 @@ function isPostgres(pid: number): boolean {
 }
 
 /**
- * The daily increment (scripts/bench/daily-increment.ts) into a copy of its base, with the
- * service's lookups beside it. The increment is written once to a file, in crawl order.
+ * The daily increment (scripts/bench/daily-increment.ts) into a copy of its base, alone, then
+ * into another copy with the service's lookups beside it: the lookups' p99 against idle, and the
+ * load's rate beside the service against alone. The increment is written once to a file, in crawl
+ * order.
  */
-async function dailyIncrement(server: BenchServer, base: number): Promise<Load> {
+async function dailyIncrement(server: BenchServer, base: number): Promise<Load[]> {
   const increment = incrementOf(base);
   const baseName = await baseDatabase(server, base, log);
 
@@ -282,6 +284,15 @@ async function dailyIncrement(server: BenchServer, base: number): Promise<Load> 
     fs.renameSync(`${file}.partial`, file);
   }
 
+  const label = `a quarter new, crawl order, into ${base.toLocaleString('en-US')}`;
+  // Alone first, into a copy of its own: the rate with no service on the machine.
+  const alone = await loadEndToEnd(
+    await copyOf(server, baseName, 'alk_ingest_increment'),
+    `${label}, alone`,
+    file,
+    increment,
+  );
+  await dropCopy(server, 'alk_ingest_increment');
   const url = await copyOf(server, baseName, 'alk_ingest_increment');
   const setup = connect(url, 4);
   const keys = (await createBenchAccounts(setup, { count: 20, credits: 1_000_000_000, tag: 'ingest' })).map(
@@ -293,30 +304,26 @@ async function dailyIncrement(server: BenchServer, base: number): Promise<Load> 
   try {
     const idle = await lookupCell(service.url, keys, names, IDLE_SECONDS).result;
     log(`lookups, idle: p99 ${idle.p99} ms at ${idle.requestsPerSecond.toFixed(0)} req/s`);
-    return await loadEndToEnd(
-      url,
-      `a quarter new, crawl order, into ${base.toLocaleString('en-US')}`,
-      file,
-      increment,
-      () => {
-        const during = lookupCell(service.url, keys, names);
-        return {
-          async done() {
-            during.stop();
-            const result = await during.result;
-            return {
-              idleP99Ms: idle.p99,
-              duringP99Ms: result.p99,
-              idleRequestsPerSecond: idle.requestsPerSecond,
-              duringRequestsPerSecond: result.requestsPerSecond,
-              duringErrors: result.errors,
-            };
-          },
-        };
-      },
-    );
+    const beside = await loadEndToEnd(url, `${label}, the service under load beside it`, file, increment, () => {
+      const during = lookupCell(service.url, keys, names);
+      return {
+        async done() {
+          during.stop();
+          const result = await during.result;
+          return {
+            idleP99Ms: idle.p99,
+            duringP99Ms: result.p99,
+            idleRequestsPerSecond: idle.requestsPerSecond,
+            duringRequestsPerSecond: result.requestsPerSecond,
+            duringErrors: result.errors,
+          };
+        },
+      };
+    });
+    return [alone, { ...beside, lookups: { ...beside.lookups!, aloneRowsPerSecond: alone.rowsPerSecond } }];
   } finally {
     await service.stop();
+    await dropCopy(server, 'alk_ingest_increment');
   }
 }
 
@@ -398,7 +405,7 @@ async function main(): Promise<void> {
       const load = await loadEndToEnd(url, `${order} order, fresh database`, files[order], options.observations);
       loads.push({ ...load, fresh: true });
     }
-    if (options.incrementOnto !== undefined) loads.push(await dailyIncrement(server, options.incrementOnto));
+    if (options.incrementOnto !== undefined) loads.push(...(await dailyIncrement(server, options.incrementOnto)));
     const results: IngestResults = {
       measuredAt: new Date().toISOString(),
       command: process.argv
