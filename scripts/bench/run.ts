@@ -95,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
       positiveInt,
       3,
     )
-    .option('--concurrency <list>', 'concurrencies, comma-separated', intList, [8, 32])
+    .option('--concurrency <list>', 'concurrencies, comma-separated', intList, [1, 8, 32])
     .option(
       '--operations <list>',
       `operations, comma-separated (default: all: ${BENCH_OPERATIONS.map((op) => op.label).join(', ')})`,
