@@ -1,3 +1,4 @@
+import { rootDomain } from '../../src/contract/root-domain.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { BenchError } from './errors.ts';
 
@@ -13,6 +14,15 @@ export interface Parameters {
 
 /** A typo: the third character left out (of a domain, in its first label, so it stays a root domain). */
 const misspell = (text: string) => text.slice(0, 2) + text.slice(3);
+
+/**
+ * The domains' typos that are still valid domain parameters, as the service normalizes them: a
+ * typo of a short or hyphenated domain may not be (`ab.de` → `abde`, `a-b.de` → `a-.de`), and
+ * the service would answer it 400, not the did-you-mean's 404.
+ */
+function typosOf(domains: readonly string[]): string[] {
+  return domains.map(misspell).filter((typo) => rootDomain(typo) === typo);
+}
 
 /** The first word of a name and the start of the next, lower-cased: a prefix search with more than one match. */
 function queryFor(name: string): string {
@@ -37,7 +47,7 @@ export async function sampleParameters(sql: Sql, count: number): Promise<Paramet
     SELECT name FROM unnest(${names.map((row) => misspell(row.name))}::text[]) AS typo(name)
      WHERE NOT EXISTS (SELECT 1 FROM identifiers i WHERE i.name = typo.name)`;
   const misspelledDomains = await sql<{ domain: string }[]>`
-    SELECT domain FROM unnest(${domains.map((row) => misspell(row.domain))}::text[]) AS typo(domain)
+    SELECT domain FROM unnest(${typosOf(domains.map((row) => row.domain))}::text[]) AS typo(domain)
      WHERE NOT EXISTS (SELECT 1 FROM landing_domain_stats d WHERE d.domain = typo.domain)
        AND NOT EXISTS (SELECT 1 FROM crawls c WHERE c.domain = typo.domain)`;
   return {
