@@ -374,9 +374,8 @@ export async function recordPosts(sql: Sql, outcomes: PostOutcome[]): Promise<{ 
         delivered_at = CASE WHEN o.ok THEN now() END,
         given_up_at = CASE WHEN NOT o.ok AND o.retry_at IS NULL THEN now() END,
         next_attempt_at = coalesce(o.retry_at, d.next_attempt_at)
-    FROM json_to_recordset(${JSON.stringify(
-      outcomes.map((o) => ({ ...o, retry_at: o.retryAt?.toISOString() ?? null })),
-    )}::text::json) AS o(id bigint, ok boolean, status integer, error text, retry_at timestamptz)
+    FROM json_to_recordset(${outcomesJson(outcomes)}::text::json)
+      AS o(id bigint, ok boolean, status integer, error text, retry_at timestamptz)
     WHERE d.id = o.id
     RETURNING d.id, (d.given_up_at IS NOT NULL AND d.billing = 'paid') AS refund`;
   const toRefund = given.filter((row) => (row as unknown as { refund: boolean }).refund).map((row) => row.id);
@@ -488,6 +487,11 @@ export async function takeDueDigests(sql: Sql, limit: number, leaseMs: number): 
   }));
 }
 
+/** Attempts' outcomes as the JSON their statements read, each next attempt as `retry_at`. */
+function outcomesJson(outcomes: readonly { retryAt: Date | null }[]): string {
+  return JSON.stringify(outcomes.map((o) => ({ ...o, retry_at: o.retryAt?.toISOString() ?? null })));
+}
+
 /** What one digest's attempt came to, and what follows it. */
 export interface DigestOutcome {
   id: number;
@@ -506,9 +510,8 @@ export async function recordDigests(sql: Sql, outcomes: DigestOutcome[]): Promis
         sent_at = CASE WHEN o.ok THEN now() END,
         given_up_at = CASE WHEN NOT o.ok AND o.retry_at IS NULL THEN now() END,
         next_attempt_at = coalesce(o.retry_at, g.next_attempt_at)
-    FROM json_to_recordset(${JSON.stringify(
-      outcomes.map((o) => ({ ...o, retry_at: o.retryAt?.toISOString() ?? null })),
-    )}::text::json) AS o(id bigint, ok boolean, error text, retry_at timestamptz)
+    FROM json_to_recordset(${outcomesJson(outcomes)}::text::json)
+      AS o(id bigint, ok boolean, error text, retry_at timestamptz)
     WHERE g.id = o.id`;
 }
 
