@@ -26,6 +26,7 @@ import { baseDatabase, copyOf, dropCopy } from './daily-increment.ts';
 import { openBenchServer } from './database.ts';
 import { sampleParameters } from './parameters.ts';
 import { BENCH_RATE_LIMIT, startBareHono, startBenchService } from './service.ts';
+import { percentile, round } from './stats.ts';
 
 const program = new Command('bench:single-caller')
   .option('--base <n>', 'observations in the dataset', Number, 1_000_000)
@@ -37,10 +38,8 @@ const RESULTS = path.join(projectRoot, 'bench', 'single-caller.json');
 const RUN_ID = '00000000-0000-4000-8000-00000000051c';
 const log = (line: string) => console.error(`bench:single-caller: ${line}`);
 
-const p = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Number(sorted[Math.floor(q * (sorted.length - 1))].toFixed(3));
-};
+/** The `q`th percentile of `values` in ms, to the µs. */
+const p = (values: readonly number[], q: number) => round(percentile(values, q) ?? Number.NaN, 3);
 
 async function main() {
   const server = await openBenchServer(process.env.DATABASE_URL, log);
@@ -99,7 +98,7 @@ async function main() {
       return { total: done - started, debit: debited - started, lookup: done - debited };
     };
     const rounds = [];
-    for (let round = 0; round < options.rounds; round += 1) {
+    for (let index = 0; index < options.rounds; index += 1) {
       for (let i = 0; i < 300; i += 1) {
         await viaService(i);
         await viaBareHono(i);
@@ -109,11 +108,14 @@ async function main() {
       const from = fs.statSync(requestLog).size;
       const service: number[] = [];
       const bareHono: number[] = [];
-      const sqlOnly: { total: number; debit: number; lookup: number }[] = [];
+      const [directly, debits, lookups]: number[][] = [[], [], []];
       for (let i = 0; i < options.calls; i += 1) {
         service.push(await viaService(i));
         bareHono.push(await viaBareHono(i));
-        sqlOnly.push(await direct(i));
+        const sqlOnly = await direct(i);
+        directly.push(sqlOnly.total);
+        debits.push(sqlOnly.debit);
+        lookups.push(sqlOnly.lookup);
       }
       // The log is written in blocks at least once a second.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -124,38 +126,24 @@ async function main() {
         .filter((line) => line.includes('"operation":"getAdvertiserSummary"'))
         .map((line) => (JSON.parse(line) as { duration_ms: number }).duration_ms);
       const figures = {
-        serviceP50Ms: p(service, 0.5),
-        serviceP99Ms: p(service, 0.99),
-        loggedP50Ms: p(logged, 0.5),
+        serviceP50Ms: p(service, 50),
+        serviceP99Ms: p(service, 99),
+        loggedP50Ms: p(logged, 50),
         loggedAnswers: logged.length,
-        bareHonoP50Ms: p(bareHono, 0.5),
-        directP50Ms: p(
-          sqlOnly.map((s) => s.total),
-          0.5,
-        ),
-        directP99Ms: p(
-          sqlOnly.map((s) => s.total),
-          0.99,
-        ),
-        debitP50Ms: p(
-          sqlOnly.map((s) => s.debit),
-          0.5,
-        ),
-        lookupP50Ms: p(
-          sqlOnly.map((s) => s.lookup),
-          0.5,
-        ),
+        bareHonoP50Ms: p(bareHono, 50),
+        directP50Ms: p(directly, 50),
+        directP99Ms: p(directly, 99),
+        debitP50Ms: p(debits, 50),
+        lookupP50Ms: p(lookups, 50),
       };
       const split = {
         ...figures,
-        addedP50Ms: Number((figures.serviceP50Ms - figures.directP50Ms).toFixed(3)),
-        outsideTheServiceP50Ms: Number((figures.serviceP50Ms - figures.loggedP50Ms).toFixed(3)),
-        outsideBeyondBareHonoP50Ms: Number(
-          (figures.serviceP50Ms - figures.loggedP50Ms - figures.bareHonoP50Ms).toFixed(3),
-        ),
-        insideBeyondSqlP50Ms: Number((figures.loggedP50Ms - figures.directP50Ms).toFixed(3)),
+        addedP50Ms: round(figures.serviceP50Ms - figures.directP50Ms, 3),
+        outsideTheServiceP50Ms: round(figures.serviceP50Ms - figures.loggedP50Ms, 3),
+        outsideBeyondBareHonoP50Ms: round(figures.serviceP50Ms - figures.loggedP50Ms - figures.bareHonoP50Ms, 3),
+        insideBeyondSqlP50Ms: round(figures.loggedP50Ms - figures.directP50Ms, 3),
       };
-      log(`round ${round + 1}: ${JSON.stringify(split)}`);
+      log(`round ${index + 1}: ${JSON.stringify(split)}`);
       rounds.push(split);
     }
     const results = { measuredAt: new Date().toISOString(), base: options.base, calls: options.calls, rounds };
