@@ -148,6 +148,10 @@ load could reach with both cores busy and PostgreSQL doing no more than the floo
 
 ${requestPathSection(resultsDir)}
 
+### Compression: bytes on the wire and CPU per answer
+
+${compressionSection(resultsDir)}
+
 ### The design behind the numbers
 
 The service keeps one debit statement (\`debit_credits\`, migrations/00006_charge-once) in flight and sends the
@@ -165,7 +169,7 @@ ${n(dataset.observations)} observations (${n(dataset.identifiers)} advertiser id
 ${config.durationSeconds} s measured per cell after ${config.warmupSeconds} s of warm-up, in ${config.rounds} rounds ` +
     `interleaved with the other cells of the operation; database pool ${config.poolSize} connections ` +
     `(service and baseline alike);
-${n(config.accounts)} funded accounts; ${config.database}.
+${n(config.accounts)} funded accounts; ${config.database}${clientHeadersNote(config.acceptEncoding)}.
 
 ${resultsTable(results)}
 
@@ -263,6 +267,17 @@ then removed), and the per-key rate limit, with a quota the load never reaches, 
 call and refuses none.
 `
   );
+}
+
+/** What the requests sent beside the key: the `Accept-Encoding` of `--accept-encoding`, or nothing. */
+function clientHeadersNote(acceptEncoding: string | null | undefined): string {
+  return acceptEncoding ? `; every request sent \`Accept-Encoding: ${acceptEncoding}\`` : '';
+}
+
+/** What each coding saves and costs per answer (\`npm run bench:compression\`, bench/compression.md). */
+function compressionSection(resultsDir: string): string {
+  const file = path.join(resultsDir, 'compression.md');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : 'Not measured yet (`npm run bench:compression`).';
 }
 
 /**

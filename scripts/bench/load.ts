@@ -39,6 +39,8 @@ export interface CellSpec {
   accounts: readonly BenchAccount[];
   concurrency: number;
   warmupSeconds: number;
+  /** Headers every request of the cell sends beside its key and id (`--accept-encoding`). */
+  clientHeaders: Readonly<Record<string, string>>;
   book: ChargeBook;
   ids: RequestIds;
 }
@@ -184,7 +186,7 @@ async function driveService(url: string, spec: CellSpec, seconds: number, tally:
         ...request,
         method: 'GET',
         path: requestPath(spec.operation, spec.parameter, value),
-        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': id },
+        headers: { ...spec.clientHeaders, authorization: `Bearer ${account.key}`, 'x-request-id': id },
       };
     },
     onResponse: (status, _body, _context, headers) => {
@@ -259,7 +261,7 @@ async function driveBare(url: string, spec: CellSpec, seconds: number, tally: Ta
         ...request,
         method: 'GET',
         path: requestPath(spec.operation, null, undefined),
-        headers: { authorization: `Bearer ${account.key}`, 'x-request-id': spec.ids.next() },
+        headers: { ...spec.clientHeaders, authorization: `Bearer ${account.key}`, 'x-request-id': spec.ids.next() },
       };
     },
     onResponse: (status, _body, context) => {

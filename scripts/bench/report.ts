@@ -57,6 +57,8 @@ export interface BenchResults {
     poolSize: number;
     accounts: number;
     database: string;
+    /** The `Accept-Encoding` every request sent (`--accept-encoding`); absent or null: none. */
+    acceptEncoding?: string | null;
   };
   dataset: {
     observations: number;

@@ -55,6 +55,7 @@ interface Options {
   docsOnly: boolean;
   note?: string;
   strict: boolean;
+  acceptEncoding?: string;
 }
 
 const positiveInt = (value: string) => {
@@ -100,6 +101,10 @@ async function main(argv: string[]): Promise<number> {
       '--operations <list>',
       `operations, comma-separated (default: all: ${BENCH_OPERATIONS.map((op) => op.label).join(', ')})`,
       operationList,
+    )
+    .option(
+      '--accept-encoding <value>',
+      'an Accept-Encoding every request sends, as most HTTP clients do (e.g. "gzip, deflate, br"); default none',
     )
     .option('--accounts <n>', 'funded accounts the spread keys belong to', positiveInt, 1_000)
     .option('--sample <n>', 'names and domains sampled from the dataset for the requests', positiveInt, 2_000)
@@ -290,6 +295,7 @@ function runBenchmark(options: Options): Promise<BenchResults> {
         poolSize: config.poolSize,
         accounts: options.accounts,
         database: server.description,
+        acceptEncoding: options.acceptEncoding ?? null,
       },
       dataset: {
         observations: target.dataset.marker.observations,

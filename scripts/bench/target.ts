@@ -26,6 +26,8 @@ export interface TargetOptions {
   accounts: number;
   sample: number;
   warmup: number;
+  /** The `Accept-Encoding` every request sends, as most HTTP clients do; none: the header is not sent. */
+  acceptEncoding?: string;
   poolSize: number;
   log: (line: string) => void;
 }
@@ -58,6 +60,7 @@ export class BenchTarget {
     private readonly bare: BenchService,
     /** The same, busy for `BARE_WORK_MICROS` per answer: the floor target's calibration. */
     private readonly bareWithWork: BenchService,
+    private readonly clientHeaders: Readonly<Record<string, string>>,
   ) {}
 
   /** Opens a size; `defer` receives what to close when the run ends (or is interrupted), in order of opening. */
@@ -122,6 +125,7 @@ export class BenchTarget {
       requestLog,
       bare,
       bareWithWork,
+      options.acceptEncoding === undefined ? {} : { 'accept-encoding': options.acceptEncoding },
     );
   }
 
@@ -169,6 +173,7 @@ export class BenchTarget {
       accounts: mode === 'hot' ? this.hot : mode === 'capped' ? this.capped : this.spread,
       concurrency,
       warmupSeconds: this.warmup,
+      clientHeaders: this.clientHeaders,
       book: this.book,
       ids: this.ids,
     };
