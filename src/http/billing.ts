@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { PaidCall, PaidCalls } from '../billing/paid-call.ts';
 import { unauthorized } from '../contract/errors.ts';
 import type { StoredResponse } from '../data/idempotency.ts';
-import { setAnswerHeader } from './answer-headers.ts';
+import { bodyAsMade, setAnswerHeader } from './answer-headers.ts';
 import { type AppEnv, channelOf } from './app-env.ts';
 import { answerDelivered } from './delivery.ts';
 import { asApiError, errorResponse, onError } from './error-response.ts';
@@ -71,10 +71,13 @@ export const billing = (calls: PaidCalls) =>
     const answer = c.res;
     const ended = await call.end({
       status: answer.status,
-      read: async () => ({
-        contentType: answer.headers.get('content-type'),
-        body: Buffer.from(await answer.clone().arrayBuffer()),
-      }),
+      read: async () => {
+        const made = bodyAsMade(answer);
+        return {
+          contentType: answer.headers.get('content-type'),
+          body: made === undefined ? Buffer.from(await answer.clone().arrayBuffer()) : Buffer.from(made),
+        };
+      },
     });
     if (ended.refund !== undefined) {
       const { refunded, owed, credits } = ended.refund;

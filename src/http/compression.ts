@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
+import { bodyAsMade, setAnswerHeader } from './answer-headers.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**
@@ -93,6 +94,9 @@ export function preferredCoding(acceptEncoding: string | undefined): Coding | un
   return best?.coding;
 }
 
+const byteLength = (body: string | Uint8Array) =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+
 /** `body` in `coding`. */
 export async function compress(
   body: Uint8Array,
@@ -111,15 +115,26 @@ export async function compress(
  * same compressed body (http/head-requests.ts runs outside this).
  */
 export const compressAnswers = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
   const coding = preferredCoding(c.req.header('accept-encoding'));
-  if (coding === undefined) return;
+  if (coding === undefined) return next();
+  await next();
   const res = c.res;
   if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304) return;
+  const made = bodyAsMade(res);
+  // An answer too small to compress goes as the route made it: reading it back would cost more.
+  if (made !== undefined && byteLength(made) < COMPRESSION_THRESHOLD) {
+    setAnswerHeader(c, 'Vary', 'Accept-Encoding');
+    return;
+  }
   const headers = res.headers;
   if (headers.has('content-encoding') || /\bno-transform\b/i.test(headers.get('cache-control') ?? '')) return;
   if (!COMPRESSIBLE.test(headers.get('content-type') ?? '')) return;
-  const body = new Uint8Array(await res.arrayBuffer());
+  const body: Uint8Array<ArrayBuffer> =
+    made === undefined
+      ? new Uint8Array(await res.arrayBuffer())
+      : typeof made === 'string'
+        ? Buffer.from(made)
+        : new Uint8Array(made);
   const vary = headers.get('vary');
   const compressed = body.byteLength >= COMPRESSION_THRESHOLD;
   const answer = new Response(compressed ? await compress(body, coding, 'answer') : body, {

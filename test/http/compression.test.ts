@@ -116,6 +116,7 @@ describe('compressed answers (R16.9)', () => {
     expect(small.status).toBe(200);
     expect(small.body.length).toBeLessThan(COMPRESSION_THRESHOLD);
     expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBe('Accept-Encoding');
     expect(JSON.parse(small.body.toString('utf8')).balance).toBeTypeOf('number');
 
     const path = `/api/v1/brandbid?domain=${BRAND}`;
