@@ -83,6 +83,7 @@ interface CommandOptions {
   json?: boolean;
   batchSize?: number;
   progress: boolean;
+  fullSpeed?: boolean;
 }
 
 function buildProgram(io: IngestIo): Command {
@@ -114,6 +115,11 @@ Loading the same file again changes nothing; an interrupted load is completed by
       .option('--json', 'print only the summary, as one JSON object, on standard output')
       .option('--batch-size <rows>', `rows per transaction (default: ${DEFAULT_BATCH_SIZE})`, batchSize)
       .option('--no-progress', 'no progress bar or progress lines')
+      .option(
+        '--full-speed',
+        'apply on two connections even while the service runs on the database (a maintenance window); ' +
+          'by default a load beside the running service applies on one, so its lookups keep a core',
+      )
       .action((file: string, options: CommandOptions) => load(kind, file, options, io));
   }
   return program;
@@ -155,6 +161,14 @@ async function load(kind: Kind, file: string, options: CommandOptions, io: Inges
     summary = await ingest(database.sql, counted(), {
       batchSize: options.batchSize,
       onReject: (reject, text) => rejects.write(reject, text),
+      fullSpeed: options.fullSpeed,
+      onConnections: (_count, yieldsToService) => {
+        if (yieldsToService)
+          io.err.write(
+            'ingest: the service is running on this database: applying on one connection, so its lookups ' +
+              'keep a core (--full-speed applies on two)\n',
+          );
+      },
     });
   } catch (error) {
     if (error instanceof InputError && rows > 0) {

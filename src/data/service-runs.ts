@@ -38,6 +38,16 @@ export async function openRuns(sql: Sql, except: string): Promise<(ServiceRun & 
 /** A run whose heartbeat is older than this is dead, wherever it ran. */
 export const STALE_AFTER_SECONDS = 30;
 
+/** Whether a run of the service is alive on this database: not ended, its heartbeat recent. */
+export async function serviceRunning(sql: Sql): Promise<boolean> {
+  const [{ running }] = await sql<{ running: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM service_runs
+      WHERE ended_at IS NULL AND heartbeat_at >= now() - make_interval(secs => ${STALE_AFTER_SECONDS})
+    ) AS running`;
+  return running;
+}
+
 /**
  * Delivery marks: these charges' answers were written to their callers. Charges already refunded
  * or marked have no row left, so a mark is idempotent.

@@ -1,5 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import type { Sql } from '../data/client.ts';
+import { serviceRunning } from '../data/service-runs.ts';
 import { type Connection, type CopyStream, openCopy } from './copy.ts';
 import { RecordRejected, reject } from './fields.ts';
 
@@ -15,6 +16,13 @@ export interface IngestOptions {
    * carries it (TEXT). The summary then lists none, so memory stays flat however many there are.
    */
   onReject?: (reject: IngestReject, text: string | undefined) => void | Promise<void>;
+  /**
+   * Apply on two connections even while the service runs on the database. By default a load
+   * beside a running service applies on one, so the lookups keep a core (docs/product-rules.md R10.24).
+   */
+  fullSpeed?: boolean;
+  /** Told, once the load holds its connections, how many it applies on (1 or 2) and whether it yields. */
+  onConnections?: (count: number, yieldsToService: boolean) => void;
 }
 
 export interface IngestReject {
@@ -197,7 +205,10 @@ export async function ingestInBatches(
 
   // Temp tables belong to a session: each connection has its own. While one batch is applied
   // on one, the next is read and copied on the other, so at most two batches are in flight.
-  const connections = await reserveLanes(sql);
+  // Beside a running service that second lane would take the lookups' core: the load yields it.
+  const yieldsToService = !options.fullSpeed && (await serviceRunning(sql));
+  const connections = await reserveLanes(sql, yieldsToService ? 1 : 2);
+  options.onConnections?.(connections.length, yieldsToService);
   const committed: (Promise<void> | undefined)[] = connections.map(() => undefined);
   let applying: Promise<void> | undefined;
   let count = 0;
@@ -288,14 +299,14 @@ export async function ingestInBatches(
 const SECOND_LANE_WAIT_MS = 200;
 
 /**
- * Two connections when the pool has them, so that a batch is copied while the one before it is
- * applied; one otherwise (each batch then waits for the one before). The second is not waited
- * for long: loads that each held one connection of a full pool and waited for another would wait
- * for ever. One that comes too late is handed back as soon as it comes.
+ * Two connections when `wanted` and the pool has them, so that a batch is copied while the one
+ * before it is applied; one otherwise (each batch then waits for the one before). The second is
+ * not waited for long: loads that each held one connection of a full pool and waited for another
+ * would wait for ever. One that comes too late is handed back as soon as it comes.
  */
-async function reserveLanes(sql: Sql): Promise<Connection[]> {
+async function reserveLanes(sql: Sql, wanted: 1 | 2): Promise<Connection[]> {
   const first = await sql.reserve();
-  if ((sql.options.max ?? 10) < 2) return [first];
+  if (wanted < 2 || (sql.options.max ?? 10) < 2) return [first];
   const second = sql.reserve();
   const late = setTimeout(SECOND_LANE_WAIT_MS, undefined, { ref: false });
   const lane = await Promise.race([second, late]).catch((error: unknown) => {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { endRuns, registerRun } from '../../src/data/service-runs.ts';
 import { checkAggregates } from '../../src/ingest/index.ts';
 import { observation, resetData, snapshot } from '../ingest/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -246,6 +248,29 @@ describe('npm run ingest: output', () => {
     );
     expect(result.stdout).toContain('sentence.rejects.ndjson');
   });
+});
+
+describe('npm run ingest: beside the running service (docs/product-rules.md R10.24)', () => {
+  it(
+    'says on standard error that it applies on one connection; ' + '--full-speed applies on two and says nothing',
+    async () => {
+      const file = folder.file('beside.ndjson', ndjson([observation()]));
+      const run = randomUUID();
+      await registerRun(db.sql, { id: run, host: 'lookup-host', pid: 4242 });
+      try {
+        const beside = await ingest('observations', file, '--no-progress');
+        expect(beside.code).toBe(0);
+        expect(beside.stderr).toContain('the service is running on this database: applying on one connection');
+        const fullSpeed = await ingest('observations', file, '--no-progress', '--full-speed');
+        expect(fullSpeed.code).toBe(0);
+        expect(fullSpeed.stderr).toBe('');
+      } finally {
+        await endRuns(db.sql, [run]);
+      }
+      const alone = await ingest('observations', file, '--no-progress');
+      expect(alone.stderr).toBe('');
+    },
+  );
 });
 
 describe('npm run ingest: failures and usage', () => {
