@@ -4,6 +4,8 @@
  * (or N/5 when N is small), a quarter of them new and the rest every k-th record of the base.
  * One home, so the two benchmarks measure the same load on the same base.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import postgres from 'postgres';
 import { connect } from '../../src/data/client.ts';
 import { ingestObservations } from '../../src/ingest/index.ts';
@@ -26,8 +28,7 @@ export async function baseDatabase(server: BenchServer, base: number, log: (line
     const [{ loaded }] = await sql<{ loaded: number }[]>`SELECT count(*)::integer AS loaded FROM observations`;
     if (loaded !== base) {
       log(`loading the base of ${base.toLocaleString('en-US')} observations (kept for later runs)`);
-      const dataset = generateDataset({ seed: INCREMENT_SEED, size: size(base), today: INCREMENT_TODAY });
-      await ingestObservations(sql, take(dataset.observations(), base), { today: INCREMENT_TODAY });
+      await ingestObservations(sql, baseRecords(base), { today: INCREMENT_TODAY });
       // As after any large load: statistics for the planner.
       await sql`ANALYZE`;
     }
@@ -35,6 +36,11 @@ export async function baseDatabase(server: BenchServer, base: number, log: (line
     await sql.end();
   }
   return name;
+}
+
+/** The base's records: the generator's first `base`. */
+export function baseRecords(base: number): Iterable<ObservationRecord> {
+  return take(generateDataset({ seed: INCREMENT_SEED, size: size(base), today: INCREMENT_TODAY }).observations(), base);
 }
 
 /** The increment's records in generator order (the caller puts them in crawl order). */
@@ -65,14 +71,34 @@ async function onServer(server: BenchServer, ...statements: string[]): Promise<v
   }
 }
 
-/** A fresh copy of `template` named `name`: every run starts from the same base. */
+/**
+ * A fresh copy of `template` named `name`: every run starts from the same base. Its files are
+ * then read once, when the server is on this machine: a running server's data is in the page
+ * cache, and a copy left partly on disk would make the first measurement pay for reading it.
+ */
 export async function copyOf(server: BenchServer, template: string, name: string): Promise<string> {
   await onServer(
     server,
     `DROP DATABASE IF EXISTS ${name}`,
     `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`,
   );
-  return server.urlOf(name);
+  const url = server.urlOf(name);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ folder }] = await sql<{ folder: string }[]>`
+      SELECT current_setting('data_directory') || '/base/' || oid AS folder
+      FROM pg_database WHERE datname = current_database()`;
+    if (fs.existsSync(folder)) {
+      for (const file of fs.readdirSync(folder)) {
+        for await (const _ of fs.createReadStream(path.join(folder, file), { highWaterMark: 1 << 20 })) {
+          // read, to be cached
+        }
+      }
+    }
+  } finally {
+    await sql.end();
+  }
+  return url;
 }
 
 /**

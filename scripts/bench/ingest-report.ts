@@ -41,6 +41,8 @@ export interface Load {
   observations: number;
   /** Into a fresh database: the floor's end state is this load's. */
   fresh?: boolean;
+  /** The daily increment alone onto its base: the increment floor's end state is this load's. */
+  increment?: boolean;
   seconds: number;
   rowsPerSecond: number;
   peakRssMb: number | null;
@@ -62,6 +64,8 @@ export interface IngestResults {
   cores?: number;
   limits: Limit[];
   floor?: Floor;
+  /** The daily increment's floor, onto the same base, when the run has an increment. */
+  incrementFloor?: Floor;
   loads: Load[];
 }
 
@@ -69,13 +73,15 @@ const perRow = (seconds: number | null | undefined, rows: number) =>
   seconds === null || seconds === undefined ? null : (seconds * 1e6) / rows;
 
 /**
- * The most rows per second a load into a fresh database could reach on `cores` cores: every core
- * busy all the time, the ingest process spending what it spent per row, and PostgreSQL no more
- * than the floor's work for a file of the same size. Null when a figure is missing or the load is
- * not of that kind.
+ * The most rows per second a load could reach on the run's cores: every core busy all the time,
+ * the ingest process spending what it spent per row, and PostgreSQL no more than its floor's work
+ * per row (the fresh database's floor, or the increment's). Null when a figure is missing or the
+ * load has no floor (the increment beside the service, whose backends share the database).
  */
-export function ceiling(load: Load, floor: Floor | undefined, cores: number | undefined): number | null {
-  if (!load.fresh || floor === undefined || cores === undefined || floor.rows !== load.observations) return null;
+export function ceiling(load: Load, results: Pick<IngestResults, 'floor' | 'incrementFloor' | 'cores'>): number | null {
+  const floor = load.fresh ? results.floor : load.increment ? results.incrementFloor : undefined;
+  const { cores } = results;
+  if (floor === undefined || cores === undefined || floor.rows !== load.observations) return null;
   const process = perRow(load.ingestCpuSeconds, load.observations);
   const database = perRow(floor.backendCpuSeconds, floor.rows);
   if (process === null || database === null) return null;
@@ -86,11 +92,11 @@ const n = (value: number) => Math.round(value).toLocaleString('en-US');
 const micros = (value: number | null) => (value === null ? '' : value.toFixed(1));
 
 /** The floor has no ingest process: its rows are COPY text already. */
-function floorRow(floor: Floor, raw: number): string {
+function floorRow(what: string, floor: Floor, raw: number): string {
   const cpu = floor.backendCpuSeconds === null ? '' : `0 + ${micros(perRow(floor.backendCpuSeconds, floor.rows))}`;
   return (
-    `| floor: the end state from COPY text, one set-based pass, one backend | ${floor.seconds.toFixed(1)} | ` +
-    `${n(floor.rowsPerSecond)} | ${(floor.rowsPerSecond / raw).toFixed(2)} | ${cpu} | | | ` +
+    `| ${what} | ${floor.seconds.toFixed(1)} | ` +
+    `${n(floor.rowsPerSecond)} | ${(floor.rowsPerSecond / raw).toFixed(2)} | ${cpu} | | | | ` +
     `${floor.aggregatesExact ? 'exact' : '**wrong**'} |`
   );
 }
@@ -98,30 +104,42 @@ function floorRow(floor: Floor, raw: number): string {
 /** The markdown of docs/ingest.md's measured section. */
 export function ingestReport(results: IngestResults): string {
   const raw = results.limits[0].rowsPerSecond;
-  const { floor, cores } = results;
+  const { floor, incrementFloor, cores } = results;
   const lines = [
     `${results.server}, batch size ${results.batchSize}, ` +
       `measured ${results.measuredAt.slice(0, 10)} ` +
       `(\`npm run bench:ingest -- ${results.command}\`)${cores === undefined ? '' : `, ${cores} cores`}.`,
     '',
     '| what | seconds | rows/s | / raw COPY | CPU µs per row: ingest + PostgreSQL | ceiling rows/s | ' +
-      'peak RSS (MB) | aggregates |',
-    '| :-- | --: | --: | --: | --: | --: | --: | :-- |',
+      '/ ceiling | peak RSS (MB) | aggregates |',
+    '| :-- | --: | --: | --: | --: | --: | --: | --: | :-- |',
     ...results.limits.map(
       (limit) =>
         `| limit: COPY into ${limit.table} | ${limit.seconds.toFixed(1)} | ${n(limit.rowsPerSecond)} | ` +
-        `${(limit.rowsPerSecond / raw).toFixed(2)} | | | | |`,
+        `${(limit.rowsPerSecond / raw).toFixed(2)} | | | | | |`,
     ),
-    ...(floor === undefined ? [] : [floorRow(floor, raw)]),
+    ...(floor === undefined
+      ? []
+      : [floorRow('floor: the end state from COPY text, one set-based pass, one backend', floor, raw)]),
+    ...(incrementFloor === undefined
+      ? []
+      : [
+          floorRow(
+            'floor of the increment: its end state onto the base from COPY text, one set-based pass, one backend',
+            incrementFloor,
+            raw,
+          ),
+        ]),
     ...results.loads.map((load) => {
       const process = perRow(load.ingestCpuSeconds, load.observations);
       const database = perRow(load.backendCpuSeconds, load.observations);
       const cpu = process === null ? '' : `${micros(process)} + ${database === null ? '?' : micros(database)}`;
-      const most = ceiling(load, floor, cores);
+      const most = ceiling(load, results);
       return (
         `| \`npm run ingest\`, ${n(load.observations)} observations, ${load.label} | ${load.seconds.toFixed(1)} | ` +
         `${n(load.rowsPerSecond)} | ${(load.rowsPerSecond / raw).toFixed(2)} | ${cpu} | ` +
-        `${most === null ? '' : n(most)} | ${load.peakRssMb?.toFixed(0) ?? ''} | ` +
+        `${most === null ? '' : n(most)} | ${most === null ? '' : (load.rowsPerSecond / most).toFixed(2)} | ` +
+        `${load.peakRssMb?.toFixed(0) ?? ''} | ` +
         `${load.aggregatesExact ? 'exact' : '**wrong**'} |`
       );
     }),

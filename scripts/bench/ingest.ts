@@ -33,14 +33,19 @@ import { writeDataset } from '../../src/synthetic/write-files.ts';
 import { createBenchAccounts } from './accounts.ts';
 import { baseDatabase, copyOf, dropCopy, INCREMENT_SEED, incrementOf, incrementRecords } from './daily-increment.ts';
 import { type BenchServer, ensureDatabase, openBenchServer } from './database.ts';
-import { COPIED_COLUMNS, copyFileInto, writeEndStateFloor } from './ingest-floor.ts';
+import {
+  COPIED_COLUMNS,
+  copyFileInto,
+  type FloorRun,
+  writeEndStateFloor,
+  writeIncrementFloor,
+} from './ingest-floor.ts';
 import { type Floor, type IngestResults, ingestReport, type Limit, type Load, type Lookups } from './ingest-report.ts';
 import { keyedGets } from './load.ts';
 import { sampleParameters } from './parameters.ts';
 import { cpuSeconds, residentMb, startBenchService } from './service.ts';
 
 const FOLDER = path.join(projectRoot, '.data', 'bench', 'ingest');
-const RESULTS = path.join(projectRoot, 'bench', 'ingest.json');
 const DOCS = path.join(projectRoot, 'docs', 'ingest.md');
 const TODAY = new Date('2026-11-25T00:00:00Z');
 const SEED = 7;
@@ -65,6 +70,9 @@ const options = program.opts<{
 const orders = options.orders.split(',') as Order[];
 for (const order of orders) if (!ORDERS.includes(order)) throw new Error(`unknown order ${order}`);
 const log = (line: string) => console.log(`[bench:ingest] ${line}`);
+/** A run with the daily increment has its own results and its own section of docs/ingest.md. */
+const RUN = options.incrementOnto === undefined ? 'ingest' : 'ingest-increment';
+const RESULTS = path.join(projectRoot, 'bench', `${RUN}.json`);
 
 async function dataset(order: Order): Promise<string> {
   const file = path.join(FOLDER, `observations-${options.observations}-${order}.ndjson`);
@@ -115,21 +123,33 @@ async function copyText(file: string): Promise<string> {
  */
 async function endStateFloor(server: BenchServer, copyFile: string): Promise<Floor> {
   const url = await freshDatabase(server, 'alk_ingest_floor', true);
+  return floorOn(url, 'the floor', options.observations, (sql) =>
+    writeEndStateFloor(sql, copyFile, (pid) => (isPostgres(pid) ? cpuSeconds(pid) : null)),
+  );
+}
+
+/** Runs a floor on `url` over one connection, then checks the aggregates it wrote. */
+async function floorOn(
+  url: string,
+  what: string,
+  rows: number,
+  write: (sql: postgres.Sql) => Promise<FloorRun>,
+): Promise<Floor> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  let run: Awaited<ReturnType<typeof writeEndStateFloor>>;
+  let run: FloorRun;
   try {
-    run = await writeEndStateFloor(sql, copyFile, (pid) => (isPostgres(pid) ? cpuSeconds(pid) : null));
+    run = await write(sql);
   } finally {
     await sql.end();
   }
   const check = connect(url, 1);
   const problems = await checkAggregates(check);
   await check.end();
-  log(`the floor: ${run.seconds.toFixed(1)} s, aggregates ${problems.length ? 'WRONG' : 'exact'}`);
+  log(`${what}: ${run.seconds.toFixed(1)} s, aggregates ${problems.length ? 'WRONG' : 'exact'}`);
   return {
-    rows: options.observations,
+    rows,
     seconds: run.seconds,
-    rowsPerSecond: options.observations / run.seconds,
+    rowsPerSecond: rows / run.seconds,
     backendCpuSeconds: run.backendCpuSeconds,
     aggregatesExact: problems.length === 0,
   };
@@ -259,12 +279,12 @@ function isPostgres(pid: number): boolean {
 }
 
 /**
- * The daily increment (scripts/bench/daily-increment.ts) into a copy of its base, alone, then
- * into another copy with the service's lookups beside it: the lookups' p99 against idle, and the
- * load's rate beside the service against alone. The increment is written once to a file, in crawl
- * order.
+ * The daily increment (scripts/bench/daily-increment.ts) into a copy of its base: its floor, then
+ * the load alone, then into another copy with the service's lookups beside it: the lookups' p99
+ * against idle, and the load's rate beside the service against alone. The increment is written
+ * once to a file, in crawl order.
  */
-async function dailyIncrement(server: BenchServer, base: number): Promise<Load[]> {
+async function dailyIncrement(server: BenchServer, base: number): Promise<{ floor: Floor; loads: Load[] }> {
   const increment = incrementOf(base);
   const baseName = await baseDatabase(server, base, log);
 
@@ -284,8 +304,17 @@ async function dailyIncrement(server: BenchServer, base: number): Promise<Load[]
     fs.renameSync(`${file}.partial`, file);
   }
 
+  const copyFile = await copyText(file);
+  const floor = await floorOn(
+    await copyOf(server, baseName, 'alk_ingest_increment'),
+    'the increment floor',
+    increment,
+    (sql) => writeIncrementFloor(sql, copyFile, (pid) => (isPostgres(pid) ? cpuSeconds(pid) : null)),
+  );
+  await dropCopy(server, 'alk_ingest_increment');
+
   const label = `a quarter new, crawl order, into ${base.toLocaleString('en-US')}`;
-  // Alone first, into a copy of its own: the rate with no service on the machine.
+  // Alone, into a copy of its own: the rate with no service on the machine.
   const alone = await loadEndToEnd(
     await copyOf(server, baseName, 'alk_ingest_increment'),
     `${label}, alone`,
@@ -320,7 +349,13 @@ async function dailyIncrement(server: BenchServer, base: number): Promise<Load[]
         },
       };
     });
-    return [alone, { ...beside, lookups: { ...beside.lookups!, aloneRowsPerSecond: alone.rowsPerSecond } }];
+    return {
+      floor,
+      loads: [
+        { ...alone, increment: true },
+        { ...beside, lookups: { ...beside.lookups!, aloneRowsPerSecond: alone.rowsPerSecond } },
+      ],
+    };
   } finally {
     await service.stop();
     await dropCopy(server, 'alk_ingest_increment');
@@ -382,8 +417,8 @@ async function freshDatabase(server: BenchServer, name: string, migrated: boolea
 /** Replaces the measured section of docs/ingest.md, between its markers. */
 function writeDocs(table: string): void {
   const text = fs.readFileSync(DOCS, 'utf8');
-  const start = '<!-- bench:ingest start -->';
-  const end = '<!-- bench:ingest end -->';
+  const start = `<!-- bench:${RUN} start -->`;
+  const end = `<!-- bench:${RUN} end -->`;
   const from = text.indexOf(start);
   const to = text.indexOf(end);
   if (from === -1 || to === -1) throw new Error(`${DOCS} has no ${start} … ${end} section`);
@@ -405,7 +440,9 @@ async function main(): Promise<void> {
       const load = await loadEndToEnd(url, `${order} order, fresh database`, files[order], options.observations);
       loads.push({ ...load, fresh: true });
     }
-    if (options.incrementOnto !== undefined) loads.push(...(await dailyIncrement(server, options.incrementOnto)));
+    const increment =
+      options.incrementOnto === undefined ? undefined : await dailyIncrement(server, options.incrementOnto);
+    if (increment !== undefined) loads.push(...increment.loads);
     const results: IngestResults = {
       measuredAt: new Date().toISOString(),
       command: process.argv
@@ -418,6 +455,7 @@ async function main(): Promise<void> {
       cores: os.availableParallelism(),
       limits,
       floor,
+      ...(increment && { incrementFloor: increment.floor }),
       loads,
     };
     console.log(ingestReport(results));

@@ -28,16 +28,25 @@ function load(overrides: Partial<Load> = {}): Load {
 describe('the ingest benchmark report (docs/ingest.md)', () => {
   it('the ceiling: every core busy, the ingest process as measured, PostgreSQL doing only the floor', () => {
     // 8 µs of the ingest process and 12 µs of the floor per row: 20 µs, two cores.
-    expect(ceiling(load(), floor, 2)).toBeCloseTo(100_000, 6);
-    expect(ceiling(load(), floor, 4)).toBeCloseTo(200_000, 6);
+    expect(ceiling(load(), { floor, cores: 2 })).toBeCloseTo(100_000, 6);
+    expect(ceiling(load(), { floor, cores: 4 })).toBeCloseTo(200_000, 6);
+  });
+
+  it('the ceiling of the daily increment comes from the increment floor, not the fresh database floor', () => {
+    const incrementFloor: Floor = { ...floor, backendCpuSeconds: 2 };
+    const alone = load({ fresh: false, increment: true });
+    // 8 µs of the ingest process and 2 µs of the increment floor per row.
+    expect(ceiling(alone, { floor, incrementFloor, cores: 2 })).toBeCloseTo(200_000, 6);
+    expect(ceiling(load(), { floor, incrementFloor, cores: 2 })).toBeCloseTo(100_000, 6);
   });
 
   it('has no ceiling for a load into data already there, of another size, or without CPU figures', () => {
-    expect(ceiling(load({ fresh: false }), floor, 2)).toBeNull();
-    expect(ceiling(load({ observations: 5_000_000 }), floor, 2)).toBeNull();
-    expect(ceiling(load({ ingestCpuSeconds: null }), floor, 2)).toBeNull();
-    expect(ceiling(load(), { ...floor, backendCpuSeconds: null }, 2)).toBeNull();
-    expect(ceiling(load(), undefined, 2)).toBeNull();
+    expect(ceiling(load({ fresh: false }), { floor, cores: 2 })).toBeNull();
+    expect(ceiling(load({ fresh: false, increment: true }), { floor, cores: 2 })).toBeNull();
+    expect(ceiling(load({ observations: 5_000_000 }), { floor, cores: 2 })).toBeNull();
+    expect(ceiling(load({ ingestCpuSeconds: null }), { floor, cores: 2 })).toBeNull();
+    expect(ceiling(load(), { floor: { ...floor, backendCpuSeconds: null }, cores: 2 })).toBeNull();
+    expect(ceiling(load(), { cores: 2 })).toBeNull();
   });
 
   it('shows the floor and each load with its CPU per row and its ceiling, beside the raw COPY', () => {
@@ -56,12 +65,12 @@ describe('the ingest benchmark report (docs/ingest.md)', () => {
     expect(lines[0]).toContain('2 cores');
     expect(lines.find((line) => line.startsWith('| floor:'))).toBe(
       '| floor: the end state from COPY text, one set-based pass, one backend | 12.0 | 83,333 | 0.08 | ' +
-        '0 + 12.0 | | | exact |',
+        '0 + 12.0 | | | | exact |',
     );
     expect(lines.find((line) => line.includes('crawl order'))).toBe(
       '| `npm run ingest`, 1,000,000 observations, crawl order, fresh database | 25.0 | 40,000 | 0.04 | 8.0 + 30.0 | ' +
-        '100,000 | 500 | exact |',
+        '100,000 | 0.40 | 500 | exact |',
     );
-    expect(lines.find((line) => line.includes('a quarter new'))).toContain('| 0.04 | 8.0 + ? |  | 500 | exact |');
+    expect(lines.find((line) => line.includes('a quarter new'))).toContain('| 0.04 | 8.0 + ? |  |  | 500 | exact |');
   });
 });
