@@ -163,8 +163,9 @@ function validateObservation(record: Record<string, unknown>, today: string): st
 }
 
 /**
- * The batch's statements are sent at once and run back to back: none waits for this process,
- * which meanwhile reads the next batch.
+ * The batch's statements are sent in two groups, each at once and run back to back: the
+ * classification, then the changes it found (with the search keys of their new names, computed
+ * here in between). This process meanwhile reads the next batch.
  *
  * Probes of the stored data are the cost of a batch, so they are skipped where the answer is
  * known: a creative new to the data has no observation, domain or month yet, and an identifier
@@ -174,16 +175,7 @@ function validateObservation(record: Record<string, unknown>, today: string): st
  * the per-identifier and per-domain tables, a row for every few observations, keep upserts.
  */
 async function applyObservations(connection: Connection, batch: StagedBatch): Promise<BatchOutcome> {
-  // Search keys are computed here, not by the database (migrations/00025_search-keys-stored), and
-  // only for the names new to the data: most of a batch's names are known.
-  const newNames = await connection<{ name: string }[]>`
-    SELECT n.advertiser_name AS name
-    FROM (SELECT DISTINCT advertiser_name FROM ingest_staged) n
-    LEFT JOIN LATERAL (
-      SELECT true AS known FROM advertiser_names a WHERE a.name = n.advertiser_name LIMIT 1
-    ) k ON true
-    WHERE k.known IS NULL`;
-  const [, , [{ positions: disowned }], statuses] = await Promise.all([
+  const [, , [{ positions: disowned }], statuses, newNames] = await Promise.all([
     connection`SELECT nextval('ingest_batches')`,
 
     // Ownership. Each creative's owner is its stored owner (that of any of its observations) or,
@@ -206,6 +198,19 @@ async function applyObservations(connection: Connection, batch: StagedBatch): Pr
       WHERE c.owner <> s.advertiser_id`,
 
     batch.repeats ? classifyRepeats(connection) : classifyFirsts(connection),
+
+    // Search keys are computed here, not by the database (migrations/00025_search-keys-stored),
+    // and only for the names new to advertiser_names that the batch's changes carry: an
+    // identifier takes its name from a change, so no other name of the batch can become current.
+    connection<{ name: string }[]>`
+      SELECT n.advertiser_name AS name
+      FROM (SELECT DISTINCT advertiser_name FROM ingest_changes) n
+      LEFT JOIN LATERAL (
+        SELECT true AS known FROM advertiser_names a WHERE a.name = n.advertiser_name LIMIT 1
+      ) k ON true
+      WHERE k.known IS NULL`,
+  ]);
+  await Promise.all([
     ...applyChanges(connection),
     ...(newNames.length === 0
       ? []
