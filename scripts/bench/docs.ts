@@ -134,8 +134,6 @@ ${cappedTable(results.cells)}`
 | round trips of a billed request | 1 for key check + debit, 1 for the query | 2 (a 400: 1; a malformed key: 0) ` +
     `| yes | \`test/billing/round-trips.test.ts\` counts every statement the pool sends |
 ${ingestTargetRows(resultsDir).join('\n')}
-| ingest memory | flat as the file grows | peak RSS 482–508 MB at 1M, 521–550 MB at 5M (batches of 100,000) ` +
-    `| yes | \`npm run bench:ingest\` samples the ingest process's RSS |
 
 Ingest is held back by PostgreSQL: its backends spend two to five times the ingest process's CPU
 per row, and batches are applied one at a time. Each run measures the floor, the end state
@@ -326,7 +324,7 @@ export function ingestTargetRows(resultsDir: string): string[] {
     if (load === undefined || results === undefined || most === null) return ['not measured yet', '—'];
     const share = load.rowsPerSecond / most;
     return [
-      `${n(load.rowsPerSecond)}/s of ${n(most)}/s: **${share.toFixed(2)}** ` +
+      `${n(load.rowsPerSecond)}/s of ${n(most)}/s: **${share.toFixed(3)}** ` +
         `(${n(load.observations)} observations, ${results.measuredAt.slice(0, 10)})`,
       share >= goal ? 'yes' : '**no**',
     ];
@@ -336,6 +334,15 @@ export function ingestTargetRows(resultsDir: string): string[] {
   const freshCommand = `\`npm run bench:ingest -- ${fresh?.command ?? '--observations 5000000'}\``;
   const incrementCommand = `\`npm run bench:ingest -- ${increment?.command ?? '--increment-onto 20000000'}\``;
   const beside = increment?.loads.find((load) => load.lookups !== undefined)?.lookups;
+  const peaks = new Map<number, number[]>();
+  for (const load of [...(fresh?.loads ?? []), ...(increment?.loads ?? [])]) {
+    if (load.peakRssMb !== null)
+      peaks.set(load.observations, [...(peaks.get(load.observations) ?? []), load.peakRssMb]);
+  }
+  const memory = [...peaks]
+    .sort(([a], [b]) => a - b)
+    .map(([rows, mb]) => `${n(Math.min(...mb))}–${n(Math.max(...mb))} MB at ${n(rows / 1e6)}M`)
+    .join(', ');
   const slowdown = beside === undefined ? null : beside.duringP99Ms / beside.idleP99Ms;
   return [
     `| ingest, sorted order, fresh database | ≥ 0.85 × ceiling | ` +
@@ -352,5 +359,7 @@ export function ingestTargetRows(resultsDir: string): string[] {
         : `p99 ${beside.duringP99Ms} ms against ${beside.idleP99Ms} idle: **${slowdown.toFixed(2)}**, ` +
           `${beside.duringErrors} errors | ${slowdown <= 2 && beside.duringErrors === 0 ? 'yes' : '**no**'}`
     } | the same run |`,
+    `| ingest memory | flat as the file grows | peak RSS ${memory || 'not measured yet'} (batches of 100,000) ` +
+      `| ${memory ? 'yes' : '—'} | \`npm run bench:ingest\` samples the ingest process's RSS |`,
   ];
 }

@@ -101,14 +101,29 @@ function floorRow(what: string, floor: Floor, raw: number): string {
   );
 }
 
+/** Prose wrapped at the docs' width, at spaces. */
+function wrap(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
+
 /** The markdown of docs/ingest.md's measured section. */
 export function ingestReport(results: IngestResults): string {
   const raw = results.limits[0].rowsPerSecond;
   const { floor, incrementFloor, cores } = results;
   const lines = [
-    `${results.server}, batch size ${results.batchSize}, ` +
-      `measured ${results.measuredAt.slice(0, 10)} ` +
-      `(\`npm run bench:ingest -- ${results.command}\`)${cores === undefined ? '' : `, ${cores} cores`}.`,
+    wrap(
+      `${results.server}, batch size ${results.batchSize}, ` +
+        `measured ${results.measuredAt.slice(0, 10)} ` +
+        `(\`npm run bench:ingest -- ${results.command}\`)${cores === undefined ? '' : `, ${cores} cores`}.`,
+    ),
     '',
     '| what | seconds | rows/s | / raw COPY | CPU µs per row: ingest + PostgreSQL | ceiling rows/s | ' +
       '/ ceiling | peak RSS (MB) | aggregates |',
@@ -138,7 +153,7 @@ export function ingestReport(results: IngestResults): string {
       return (
         `| \`npm run ingest\`, ${n(load.observations)} observations, ${load.label} | ${load.seconds.toFixed(1)} | ` +
         `${n(load.rowsPerSecond)} | ${(load.rowsPerSecond / raw).toFixed(2)} | ${cpu} | ` +
-        `${most === null ? '' : n(most)} | ${most === null ? '' : (load.rowsPerSecond / most).toFixed(2)} | ` +
+        `${most === null ? '' : n(most)} | ${most === null ? '' : (load.rowsPerSecond / most).toFixed(3)} | ` +
         `${load.peakRssMb?.toFixed(0) ?? ''} | ` +
         `${load.aggregatesExact ? 'exact' : '**wrong**'} |`
       );
@@ -148,8 +163,10 @@ export function ingestReport(results: IngestResults): string {
   if (beside.length > 0)
     lines.push(
       '',
-      'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ships),' +
-        ' and the same load alone, into a copy of the same base, in the same run:',
+      wrap(
+        'The service beside the load (advertiser lookups by name, 8 connections, the configuration `npm start` ' +
+          'ships), and the same load alone, into a copy of the same base, in the same run:',
+      ),
       '',
       '| load | p99 idle (ms) | p99 during the load (ms) | during / idle | req/s idle | req/s during | errors | ' +
         'load rows/s alone | beside the service | beside / alone |',
