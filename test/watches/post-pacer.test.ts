@@ -20,11 +20,16 @@ async function send(pacer: PostPacer, count: number, workMs: number) {
   return { starts, mostAtOnce, results };
 }
 
+/** How early a paced start may come: 1 ms of the pacer's own, 1 ms of the timers', and a little more. */
+const EARLY_MS = 3;
+
 describe('watch news posts are paced so the API keeps its cores (R19.30)', () => {
   it('starts no more posts a second than its rate allows', async () => {
     const { starts } = await send(new PostPacer(200, 32), 41, 1);
-    // 41 starts at 200 a second span at least 40 gaps of 5 ms (timers fire late, never early).
-    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(40 * 5 - 2);
+    // 41 starts at 200 a second span at least 40 gaps of 5 ms, less what a start may come early:
+    // a slot under 1 ms away starts at once, and a timer counts from the event loop's cached
+    // clock, which can lag performance.now() by up to 1 ms (measured: 197.998 ms once in CI).
+    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(40 * 5 - EARLY_MS);
   });
 
   it('runs no more posts at once than its limit, and answers in the items order', async () => {
@@ -37,6 +42,6 @@ describe('watch news posts are paced so the API keeps its cores (R19.30)', () =>
     const pacer = new PostPacer(100, 8);
     const first = await send(pacer, 5, 0);
     const second = await send(pacer, 5, 0);
-    expect(second.starts.at(-1)! - first.starts[0]).toBeGreaterThanOrEqual(9 * 10 - 2);
+    expect(second.starts.at(-1)! - first.starts[0]).toBeGreaterThanOrEqual(9 * 10 - EARLY_MS);
   });
 });
