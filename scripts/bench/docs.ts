@@ -312,7 +312,7 @@ function requestPathSection(resultsDir: string): string {
  * increment against its own ceiling and the lookups beside it in bench/ingest-increment.json
  * (`… --increment-onto 20000000 --write-docs`).
  */
-export function ingestTargetRows(resultsDir: string): string[] {
+function ingestTargetRows(resultsDir: string): string[] {
   const read = (name: string) => {
     const file = path.join(resultsDir, name);
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as IngestResults) : undefined;
@@ -320,8 +320,8 @@ export function ingestTargetRows(resultsDir: string): string[] {
   const n = (value: number) => Math.round(value).toLocaleString('en-US');
   const ofCeiling = (results: IngestResults | undefined, pick: (load: Load) => boolean, goal: number) => {
     const load = results?.loads.find(pick);
-    const most = load === undefined || results === undefined ? null : ceiling(load, results);
-    if (load === undefined || results === undefined || most === null) return ['not measured yet', '—'];
+    const most = results && load ? ceiling(load, results) : null;
+    if (!results || !load || most === null) return ['not measured yet', '—'];
     const share = load.rowsPerSecond / most;
     return [
       `${n(load.rowsPerSecond)}/s of ${n(most)}/s: **${share.toFixed(3)}** ` +
