@@ -227,16 +227,21 @@ describe('losing the database primary under load (pg_auto_failover, synchronous 
     return violations;
   }
 
+  /** The status of one /readyz of `service`; 0 when none came within 5 s. */
+  function readyzStatus(service: Started): Promise<number> {
+    return fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (answer) => answer.status,
+      () => 0,
+    );
+  }
+
   /** /readyz of one pooled service, asked every 200 ms during the load: how many 503s. */
   function watchReadiness(service: Started): { stop: () => Promise<{ unready: number }> } {
     let running = true;
     let unready = 0;
     const loop = (async () => {
       while (running) {
-        const status = await fetch(`${service.url}/readyz`, { signal: AbortSignal.timeout(5_000) })
-          .then((answer) => answer.status)
-          .catch(() => 0);
-        if (status === 503) unready++;
+        if ((await readyzStatus(service)) === 503) unready++;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
@@ -316,10 +321,7 @@ describe('losing the database primary under load (pg_auto_failover, synchronous 
     // Ready again once the load is gone. While the load's calls still queue for the pool, a
     // /readyz may wait past its deadline and rightly answer 503, so the last sample taken during
     // the load does not say whether the instance recovered.
-    const ready = await fetch(`${services[0].url}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
-      (answer) => answer.status,
-      () => 0,
-    );
+    const ready = await readyzStatus(services[0]);
 
     // Every call of the loads, its key's index among `accounts`.
     const calls: Call[] = perLoad.flatMap((loadCalls, s) =>
