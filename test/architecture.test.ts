@@ -1,7 +1,9 @@
+// @module-tag database-free
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/config.ts';
+import { allTestFiles, fileTags, testFiles } from './support/test-sets.ts';
 
 /**
  * The layout's rules that a reader relies on (docs/architecture.md): modules (.ts and .tsx) import
@@ -230,5 +232,87 @@ describe('the layout of src/', () => {
     expect(citing).toEqual([]);
     expect(ISSUE_CITATION.test(['(see', 'issue', '5)'].join(' '))).toBe(true);
     expect(ISSUE_CITATION.test(['Issues', '13 and 14'].join(' '))).toBe(true);
+  });
+});
+
+/**
+ * The tags that choose what each configuration of CI runs (test/support/test-sets.ts): a file is
+ * `database-free` exactly when nothing it imports, followed through the project's own modules,
+ * reaches the database; a file that imports what Node itself implements (a server or a socket,
+ * TLS, child processes, streams, zlib, workers, the embedded start, a browser) is `runtime`.
+ */
+const VALUE_IMPORT =
+  /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const RUNTIME_MODULES = new Set([
+  'node:http',
+  'node:https',
+  'node:net',
+  'node:tls',
+  'node:zlib',
+  'node:stream',
+  'node:stream/promises',
+  'node:worker_threads',
+  'node:child_process',
+  'playwright-core',
+  'test/support/http.ts',
+  'test/support/service.ts',
+  'test/support/https-receiver.ts',
+  'test/cli/run-cli.ts',
+  'src/data/embedded.ts',
+  'src/http/server.ts',
+]);
+
+/** What a file imports for its values: packages by name, the project's own modules relative to its root. */
+function valueImports(file: string): string[] {
+  const text = fs.readFileSync(path.join(projectRoot, file), 'utf8');
+  return [...text.matchAll(VALUE_IMPORT)].map((match) => {
+    const target = match[1] ?? match[2];
+    return target.startsWith('.')
+      ? path.relative(projectRoot, path.resolve(path.dirname(path.join(projectRoot, file)), target))
+      : target;
+  });
+}
+
+/** Whether a module, or anything it imports through the project's own modules, talks to a database server. */
+function reachesTheDatabase(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file) || !fs.existsSync(path.join(projectRoot, file))) return false;
+  seen.add(file);
+  if (/\binject\(\s*['"]adminUrl['"]/.test(fs.readFileSync(path.join(projectRoot, file), 'utf8'))) return true;
+  return valueImports(file).some((target) =>
+    target === 'postgres' ? true : /^(src|test|scripts)\//.test(target) && reachesTheDatabase(target, seen),
+  );
+}
+
+describe('the tags that choose what each configuration runs', () => {
+  const files = allTestFiles().map((file) => ({
+    file,
+    tags: fileTags(fs.readFileSync(path.join(projectRoot, file), 'utf8')),
+  }));
+
+  it('a test file is tagged database-free exactly when nothing it imports reaches the database', () => {
+    const wrong = files.flatMap(({ file, tags }) =>
+      tags.includes('database-free') === reachesTheDatabase(file) ? [file] : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('a test file importing a server, socket, process, stream, embedded start or browser is tagged runtime', () => {
+    const untagged = files.flatMap(({ file, tags }) =>
+      !tags.includes('runtime') && valueImports(file).some((target) => RUNTIME_MODULES.has(target)) ? [file] : [],
+    );
+    expect(untagged).toEqual([]);
+  });
+
+  it('each configuration runs a part of the suite, and the database part leaves out only what is database-free', () => {
+    const database = testFiles('database');
+    const runtime = testFiles('runtime');
+    expect(database.length).toBeGreaterThan(0);
+    expect(runtime.length).toBeGreaterThan(0);
+    expect(runtime.length).toBeLessThan(files.length);
+    expect(
+      files.filter(({ file }) => !database.includes(file)).every(({ tags }) => tags.includes('database-free')),
+    ).toBe(true);
+    expect(reachesTheDatabase('test/support/database.ts')).toBe(true);
+    expect(reachesTheDatabase('test/support/test-sets.ts')).toBe(false);
   });
 });

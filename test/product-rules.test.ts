@@ -1,3 +1,4 @@
+// @module-tag database-free
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

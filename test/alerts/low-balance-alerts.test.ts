@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSender, MAX_ATTEMPTS } from '../../src/alerts/alert-sender.ts';

@@ -1,3 +1,5 @@
+// @module-tag database-free
+// @module-tag runtime
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

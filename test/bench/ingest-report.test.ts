@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import { ceiling, type Floor, type IngestResults, ingestReport, type Load } from '../../scripts/bench/ingest-report.ts';
 

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

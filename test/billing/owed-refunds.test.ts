@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.ts';

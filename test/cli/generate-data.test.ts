@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';

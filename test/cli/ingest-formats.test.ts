@@ -1,3 +1,4 @@
+// @module-tag runtime
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

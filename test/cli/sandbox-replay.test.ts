@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.ts';
 import { createAccount, createApiKey } from '../../src/data/accounts.ts';

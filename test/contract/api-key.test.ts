@@ -1,3 +1,5 @@
+// @module-tag database-free
+// @module-tag runtime
 import { describe, expect, it } from 'vitest';
 import {
   displayPrefix,

@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import {
   ApiError,

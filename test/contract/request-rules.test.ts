@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../../src/contract/document.ts';

@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import type { OpenAPIV31 } from '../../src/contract/openapi-types.ts';
 import { maxItemsOf, PROFILE_MINIMUMS, profileOf, readProfileMinimums } from '../../src/contract/response-schemas.ts';

@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import { rootDomain } from '../../src/contract/root-domain.ts';
 

@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import { LETTER_FOLDS, SEARCH_KEY_VERSION, searchKey } from '../../src/contract/search-key.ts';
 

@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import { searchGrams, wordGrams } from '../../src/contract/search-grams.ts';
 import { searchKey } from '../../src/contract/search-key.ts';

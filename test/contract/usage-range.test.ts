@@ -1,3 +1,4 @@
+// @module-tag database-free
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../../src/contract/document.ts';
 import type { OpenAPIV31 } from '../../src/contract/openapi-types.ts';

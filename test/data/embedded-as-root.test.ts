@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

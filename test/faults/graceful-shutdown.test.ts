@@ -1,3 +1,4 @@
+// @module-tag runtime
 import fs from 'node:fs';
 import { Agent, request } from 'node:http';
 import net from 'node:net';

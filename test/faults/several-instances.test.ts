@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

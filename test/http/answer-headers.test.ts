@@ -1,3 +1,5 @@
+// @module-tag database-free
+// @module-tag runtime
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/contract/api-key.ts';
 import { setAccountDisabled } from '../../src/data/accounts.ts';

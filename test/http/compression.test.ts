@@ -1,3 +1,4 @@
+// @module-tag runtime
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

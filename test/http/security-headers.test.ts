@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/data/client.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';

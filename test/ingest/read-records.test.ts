@@ -1,3 +1,5 @@
+// @module-tag database-free
+// @module-tag runtime
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// @module-tag database-free
+// @module-tag runtime
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';

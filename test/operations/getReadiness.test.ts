@@ -1,3 +1,4 @@
+// @module-tag runtime
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/data/client.ts';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAlertWebhook } from '../../src/data/alerts.ts';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addCredits, createAccount, createApiKey } from '../../src/data/accounts.ts';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountPageHarness, createKeyOnPage, PASSWORD, startAccountPage } from '../support/account-page.ts';

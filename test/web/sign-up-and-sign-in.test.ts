@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logMailer } from '../../src/mail/mailer.ts';
 import { type AccountPageHarness, PASSWORD, startAccountPage } from '../support/account-page.ts';

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertSender } from '../../src/alerts/alert-sender.ts';

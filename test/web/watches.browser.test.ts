@@ -1,3 +1,4 @@
+// @module-tag runtime
 import fs from 'node:fs';
 import type http from 'node:http';
 import { createRequire } from 'node:module';
