@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,8 @@ import { DATA_TABLES } from '../ingest/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { finish, runCli, startCli, temporaryFolder } from './run-cli.ts';
 
-const OBSERVATIONS = 150_000;
-const BATCH = 2_000;
+const OBSERVATIONS = 60_000;
+const BATCH = 1_000;
 
 let interrupted: TestDatabase;
 let clean: TestDatabase;

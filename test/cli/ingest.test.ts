@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +22,9 @@ beforeEach(async () => {
 });
 
 const ingest = (...args: string[]) => runCli('ingest', args, { databaseUrl: db.url });
+
+// Slow for a reason (20-55 s): each case runs the real command line, a Node process that loads
+// the ingest through tsx, as operators run it; the usage errors are proved the same way.
 
 /** One line per case: the file's text and what the rejects file must say about it. */
 const LINES: { text: string; reject?: string }[] = [

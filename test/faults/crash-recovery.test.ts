@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,8 @@ import { type Started, startService } from '../support/service.ts';
  * Each is repeated with the kill at several moments, so a window of a few milliseconds between
  * a charge and what must commit with it would show.
  */
+// Slow for a reason (20-60 s): each of its six cases starts the real service twice, the killed
+// process and the one that recovers; the three moments of the kill are what the test is about.
 const SUMMARY = `/api/v1/advertiser?name=${encodeURIComponent('Acme Outdoor GmbH')}`;
 const PRICE = contractOperations.find((operation) => operation.operationId === 'getAdvertiserSummary')!.creditCost;
 const CALLS = 60;

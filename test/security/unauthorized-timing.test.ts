@@ -1,3 +1,4 @@
+// @module-tag runtime
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UNAUTHORIZED_FLOOR_MS } from '../../src/config.ts';
 import { generateApiKey } from '../../src/contract/api-key.ts';
@@ -20,6 +21,8 @@ import { startHttpServer, type TestHttpServer } from '../support/http.ts';
  * (docs/product-rules.md R4.7, R5.3), one database round trip sooner; every 401 waits out the same floor
  * (src/http/refusal-timing.ts), which evens that out without a database lookup.
  */
+// Slow for a reason (15-25 s): a median within TOLERANCE_MS needs this many samples of each case,
+// and every 401 waits out the refusal floor.
 const ROUNDS = 200;
 const WARM_UP_ROUNDS = 20;
 /** How far apart two cases' medians may be, in milliseconds. */

@@ -1,3 +1,4 @@
+// @module-tag runtime
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,6 +27,7 @@ const PASSWORD = 'a long passphrase of mine';
 /**
  * The account page end to end, as a newcomer uses it: the real service (its own process) on a
  * real database, its emails on a real SMTP server in this process, the pages in Chromium.
+ * Slow for a reason (30-60 s): every page state at two widths, each audited by axe-core.
  */
 describe('the account page in a browser, from sign-up to a revoked key', () => {
   let db: TestDatabase;
