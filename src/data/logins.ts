@@ -92,9 +92,17 @@ export async function markEmailVerified(sql: Sql, accountId: number): Promise<bo
   return rows.length === 1;
 }
 
-/** A new password; a reset also proves the address, so it counts as verified. */
+/**
+ * A new password; a reset also proves the address, so it counts as verified. Every unused reset and
+ * change-of-address link retires with the old password (R12.6): whoever knew it can no longer move
+ * the account to their address.
+ */
 export async function setPassword(sql: Sql, accountId: number, passwordHash: string): Promise<void> {
   await sql`
+    WITH retired AS (
+      UPDATE account_tokens SET used_at = now()
+      WHERE account_id = ${accountId} AND used_at IS NULL AND purpose IN ('reset_password', 'change_email')
+    )
     UPDATE account_logins
     SET password_hash = ${passwordHash}, password_changed_at = now(),
         email_verified_at = coalesce(email_verified_at, now())

@@ -156,6 +156,47 @@ describe('changing the email address', () => {
     },
   );
 
+  const RETIRES =
+    'a password reset or change retires a pending change of address: its link no longer moves the account';
+  it(RETIRES, async () => {
+    /** Signs up `owner`; someone who knew the password asks to move the account to `intruder`'s address. */
+    const askedByAnIntruder = async (owner: string, intruder: string) => {
+      const browser = await page.signedIn(owner);
+      await browser.get('/account/settings');
+      expect((await browser.post('/account/settings/email', { email: intruder, current: PASSWORD })).status).toBe(303);
+      await page.smtp.next(owner);
+      const link = new URL((await page.smtp.next(intruder)).link!);
+      // The intruder opens the link at once: its button is on their screen, ready for later.
+      const intruderBrowser = page.browser();
+      expect((await intruderBrowser.get(`${link.pathname}${link.search}`)).status).toBe(200);
+      return { browser, intruderBrowser, token: link.searchParams.get('token')! };
+    };
+    const stillAt = async (owner: string) =>
+      (await page.db.sql`SELECT 1 FROM account_logins WHERE email = ${owner}`).length === 1;
+
+    const beforeReset = await askedByAnIntruder('reset-owner@example.com', 'intruder-1@example.com');
+    const owner = page.browser();
+    await owner.get('/account/forgot-password');
+    await owner.post('/account/forgot-password', { email: 'reset-owner@example.com' });
+    const reset = new URL((await page.smtp.next('reset-owner@example.com')).link!).searchParams.get('token')!;
+    const done = await owner.post('/account/reset-password', { token: reset, password: 'a brand new passphrase' });
+    expect(done.status).toBe(303);
+
+    const beforeChange = await askedByAnIntruder('change-owner@example.com', 'intruder-2@example.com');
+    const changed = await beforeChange.browser.post('/account/settings/password', {
+      current: PASSWORD,
+      password: 'a brand new passphrase',
+    });
+    expect(changed.status).toBe(303);
+
+    for (const { intruderBrowser, token } of [beforeReset, beforeChange]) {
+      expect((await intruderBrowser.post('/account/confirm-email', { token })).status).toBe(410);
+      expect((await intruderBrowser.get(`/account/confirm-email?token=${token}`)).status).toBe(410);
+    }
+    expect(await stillAt('reset-owner@example.com')).toBe(true);
+    expect(await stillAt('change-owner@example.com')).toBe(true);
+  });
+
   it('an address another account has gets no link, and the answer is the same', async () => {
     await page.signedIn('holder@example.com');
     const browser = await page.signedIn('mover@example.com');
