@@ -2488,6 +2488,7 @@ const DomainParamsSchema = z
         maxLength: 253,
         pattern:
           '^(?:[A-Za-z0-9]{1,21}(?:-[A-Za-z0-9]{1,20}){0,2}\\.){1,3}(?:com|net|org|info|biz|de|eu|nl|ch|co\\.uk|org\\.uk|com\\.au)$',
+        'x-accepts-beyond-pattern': true,
       },
       examples: {
         rootDomain: {
@@ -2500,6 +2501,7 @@ const DomainParamsSchema = z
         },
       },
     },
+    'x-accepts-beyond-pattern': true,
   })
 
 const WatchIdParamsSchema = WatchIdSchema.openapi({

@@ -67,7 +67,12 @@ function toolOf(operation: ContractOperation, document: OpenAPIV31): McpTool {
     .filter((parameter) => parameter.in === 'query');
   const properties: Record<string, JsonSchema> = {};
   for (const parameter of parameters) {
-    const schema = inlineSchema(parameter.schema, document);
+    const { 'x-accepts-beyond-pattern': beyond, ...schema } = inlineSchema(parameter.schema, document);
+    // A client that checks its arguments against the tool's schema must not refuse what the service accepts.
+    if (beyond === true) {
+      delete schema.pattern;
+      delete schema.maxLength;
+    }
     properties[parameter.name] = {
       ...schema,
       ...(typeof parameter.description === 'string' && { description: parameter.description.trim() }),

@@ -80,15 +80,22 @@ async function callTool(
 ): Promise<CallToolResult> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params.arguments ?? {})) {
-    if (!(name in tool.inputSchema.properties)) return refusedArguments(`${tool.name} has no argument "${name}".`);
-    if (typeof value !== 'string' && typeof value !== 'number') {
-      return refusedArguments(`The argument "${name}" must be a ${tool.inputSchema.properties[name].type}.`);
-    }
+    // Own properties only: `constructor` or `__proto__` is no argument of any tool.
+    if (!Object.hasOwn(tool.inputSchema.properties, name))
+      return refusedArguments(`${tool.name} has no argument "${name}".`);
+    const type = tool.inputSchema.properties[name].type;
+    if (!hasJsonType(value, type)) return refusedArguments(`The argument "${name}" must be a JSON ${type}.`);
     query.append(name, String(value));
   }
   const headers: Record<string, string> = { ...passedOn, accept: 'application/json' };
-  const idempotencyKey = params._meta?.[IDEMPOTENCY_KEY_META];
-  if (typeof idempotencyKey === 'string') headers['idempotency-key'] = idempotencyKey;
+  const meta = params._meta ?? {};
+  if (Object.hasOwn(meta, IDEMPOTENCY_KEY_META) && meta[IDEMPOTENCY_KEY_META] !== undefined) {
+    const idempotencyKey = meta[IDEMPOTENCY_KEY_META];
+    // A key the call would silently drop would let a retry pay twice.
+    if (typeof idempotencyKey !== 'string')
+      return refusedArguments(`_meta.${IDEMPOTENCY_KEY_META} must be a JSON string.`);
+    headers['idempotency-key'] = idempotencyKey;
+  }
   const search = query.size > 0 ? `?${query}` : '';
   const response = await app.request(
     `${tool.operation.path}${search}`,
@@ -124,6 +131,14 @@ async function callTool(
     ],
     structuredContent: body,
   };
+}
+
+/** Whether `value` is of the JSON type the input schema names: `"12345"` is no integer, 12345 no string. */
+function hasJsonType(value: unknown, type: unknown): boolean {
+  if (type === 'string') return typeof value === 'string';
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
+  return false;
 }
 
 /** Arguments the tool's input schema does not allow: refused before the API is called, nothing charged. */

@@ -4,6 +4,8 @@ import { type ServerType, serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/data/accounts.ts';
 import { revokeKeyOf, setDailyCap } from '../../src/data/api-keys.ts';
@@ -45,6 +47,20 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
   }
   const call = async (client: Client, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args, ...(meta && { _meta: meta }) })) as Result;
+
+  /** A tool call as its JSON text, past the client's own checks of the arguments. */
+  async function rawCall(key: string, params: string): Promise<Result> {
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ${params}}`,
+    });
+    return ((await answer.json()) as { result: Result }).result;
+  }
 
   beforeAll(async () => {
     // An intermediary with 502 landing domains, more than an answer lists.
@@ -126,6 +142,54 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     await expect(call(client, 'getNothing', {})).rejects.toThrow(/Unknown tool: getNothing/);
     expect(await api.balanceOf(accountId)).toBe(100);
   });
+
+  it(
+    "every argument the service accepts passes the tool's own input schema, " + 'full URLs as domain included',
+    async () => {
+      const { key } = await api.newKey(0);
+      const { tools } = await (await connect(key)).listTools();
+      const ajv = new Ajv2020({ strict: false });
+      addFormats.default(ajv);
+      const accepted = [
+        ...Object.entries(CALLS),
+        ['getBrandBidReport', { args: { domain: 'https://www.Acme-Outdoor.com/shop?utm_source=ads' } }],
+      ];
+      for (const [name, { args }] of accepted as [string, { args: Record<string, unknown> }][]) {
+        const validate = ajv.compile(tools.find((tool) => tool.name === name)!.inputSchema);
+        expect(validate(args), `${name} ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    },
+  );
+
+  it(
+    'an argument of another JSON type, a name no tool declares or a _meta.idempotencyKey not a string: ' +
+      'invalid_arguments, free',
+    async () => {
+      const { key, accountId } = await api.newKey(100);
+      const client = await connect(key);
+      const refusals = [
+        await call(client, 'getAdvertiserSummary', { name: 12345 }),
+        await call(client, 'getAdvertiserSummary', { name: ['Acme Outdoor GmbH'] }),
+        await call(client, 'getAccountLedger', { limit: '5' }),
+        await call(client, 'getAccountLedger', { limit: 2.5 }),
+        ...(await Promise.all(
+          ['constructor', 'toString', 'hasOwnProperty', 'valueOf'].map((name) =>
+            rawCall(
+              key,
+              `{"name": "getAdvertiserSummary", "arguments": {"name": "Acme Outdoor GmbH", "${name}": "x"}}`,
+            ),
+          ),
+        )),
+        await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' }, { idempotencyKey: 12345 }),
+        await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' }, { idempotencyKey: null }),
+      ];
+      for (const refused of refusals) {
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toMatchObject({ error: 'invalid_arguments', credits_charged: 0 });
+      }
+      expect(await api.balanceOf(accountId)).toBe(100);
+    },
+  );
 
   it('no credits: insufficient_credits as a tool error, nothing charged', async () => {
     const { key, accountId } = await api.newKey(2);
