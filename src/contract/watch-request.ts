@@ -46,11 +46,45 @@ const BODY_MEDIA_TYPE = Object.keys(createWatchRoute.request.body.content)[0]!;
 /** A body longer than this cannot hold a valid watch request (a target is at most 2,048 characters). */
 export const MAX_WATCH_BODY_BYTES = 16 * 1024;
 
-/** `415 unsupported_media_type`: the body is not sent as JSON (docs/product-rules.md R19.3). */
+/**
+ * `415 unsupported_media_type`: the body is not sent as JSON, or in another charset than UTF-8
+ * (docs/product-rules.md R19.3), which would be read as UTF-8 all the same.
+ */
 export function checkBodyMediaType(contentType: string | undefined): void {
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== BODY_MEDIA_TYPE)
-    throw new ApiError('unsupported_media_type', `Send the body as JSON, with "Content-Type: ${BODY_MEDIA_TYPE}".`);
+  const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length);
+  if (mediaType !== BODY_MEDIA_TYPE || (charset !== undefined && charset.replaceAll('"', '') !== 'utf-8'))
+    throw new ApiError(
+      'unsupported_media_type',
+      `Send the body as JSON in UTF-8, with "Content-Type: ${BODY_MEDIA_TYPE}".`,
+    );
+}
+
+/**
+ * The body as UTF-8 text, read no further than MAX_WATCH_BODY_BYTES: a longer body (by its
+ * Content-Length or as it arrives) or bytes that are not UTF-8 are `400 invalid_body` (R19.3)
+ * before more is read, so no body holds memory beyond that.
+ */
+export async function watchBodyText(request: Request): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_WATCH_BODY_BYTES) throw invalidBody();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_WATCH_BODY_BYTES) {
+      await reader.cancel();
+      throw invalidBody();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw invalidBody();
+  }
 }
 
 const invalidBody = () =>

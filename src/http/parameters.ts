@@ -4,7 +4,7 @@ import { ApiError } from '../contract/errors.ts';
 import { contractOperations, pathParameterValues } from '../contract/operations.ts';
 import { checkQueryParameter, idempotencyKeyParameter, queryParameters } from '../contract/parameters.ts';
 import { usageRange } from '../contract/usage-range.ts';
-import { checkBodyMediaType, watchAsk, watchIdParameter } from '../contract/watch-request.ts';
+import { checkBodyMediaType, watchAsk, watchBodyText, watchIdParameter } from '../contract/watch-request.ts';
 import type { AppEnv } from './app-env.ts';
 
 // Every query parameter the contract declares has its generated schema and its rule, and a
@@ -73,7 +73,7 @@ export const validParameters = (now: () => Date) =>
         let body: Record<string, string> | undefined;
         if (operation.bodyMediaType !== undefined) {
           checkBodyMediaType(c.req.header('content-type'));
-          body = BODIES[operation.operationId]!(await c.req.text());
+          body = BODIES[operation.operationId]!(await watchBodyText(c.req.raw));
           // What the call asks is its body: the same body under one Idempotency-Key replays (R19.8).
           query = { ...query, ...body };
         }

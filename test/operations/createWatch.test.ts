@@ -146,10 +146,59 @@ describe('POST /api/v1/watches (createWatch)', () => {
     expect((await createWatch(api, key, { kind: 'advertiser', target: 'x'.repeat(512) })).status).toBe(201);
   });
 
+  it(
+    'a body over 16 KiB is 400 invalid_body, read no further than the limit; ' + 'bytes not UTF-8 are invalid_body',
+    async () => {
+      const { key } = await api.newKey();
+      /** A body of 64 MiB of white space in 64 KiB chunks, counting what the service pulls. */
+      const spaces = () => {
+        const pulled = { bytes: 0 };
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled.bytes += 64 * 1024;
+            controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+            if (pulled.bytes >= 64 * 1024 * 1024) controller.close();
+          },
+        });
+        return { body, pulled };
+      };
+      for (const declared of [{}, { 'Content-Length': String(600 * 1024 * 1024) }]) {
+        const { body, pulled } = spaces();
+        const response = await api.app.request('/api/v1/watches', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...declared },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error: 'invalid_body' });
+        expect(response.headers.get('x-credits-charged')).toBe('0');
+        expect(pulled.bytes).toBeLessThanOrEqual(3 * 64 * 1024);
+      }
+      const notUtf8 = await api.app.request('/api/v1/watches', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: Buffer.concat([
+          Buffer.from('{"kind":"advertiser","target":"'),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('"}'),
+        ]),
+      });
+      expect(notUtf8.status).toBe(400);
+      expect(await notUtf8.json()).toMatchObject({ error: 'invalid_body' });
+    },
+  );
+
   it('415 unsupported_media_type for a body not sent as JSON', async () => {
     const { key } = await api.newKey();
     const body = JSON.stringify({ kind: 'domain', target: 'a.com' });
-    const kinds: Record<string, string>[] = [{}, { 'Content-Type': 'text/plain' }, { 'Content-Type': 'text/csv' }];
+    const kinds: Record<string, string>[] = [
+      {},
+      { 'Content-Type': 'text/plain' },
+      { 'Content-Type': 'text/csv' },
+      { 'Content-Type': 'application/json; charset=latin1' },
+      { 'Content-Type': 'application/json; charset=utf-16' },
+    ];
     for (const headers of kinds) {
       const response = await createWatch(api, key, body, headers);
       expect(response.status).toBe(415);
@@ -157,6 +206,8 @@ describe('POST /api/v1/watches (createWatch)', () => {
     }
     const charset = await createWatch(api, key, body, { 'Content-Type': 'Application/JSON; charset=utf-8' });
     expect(charset.status).toBe(201);
+    const quoted = await createWatch(api, key, body, { 'Content-Type': 'application/json; charset="UTF-8"' });
+    expect(quoted.status).toBe(200);
   });
 
   it('401 before the body is looked at; 406 for an Accept without JSON', async () => {
