@@ -144,6 +144,20 @@ export function whyNotPublic(address: string): string | null {
   return null;
 }
 
+/**
+ * One spelling of an address, so a limit per address counts it once: IPv4 as it is, an
+ * IPv4-mapped IPv6 address as the IPv4 address it carries (`::ffff:5db8:d822` and
+ * `::ffff:93.184.216.34` are `93.184.216.34`), any other IPv6 address compressed in lower case
+ * without its zone; a host name, lower-cased.
+ */
+export function canonicalAddress(address: string): string {
+  const bare = address.split('%')[0].toLowerCase();
+  if (isIP(bare) !== 6) return bare;
+  const value = ipv6Value(bare);
+  if (value >> 32n === 0xffffn) return ipv4Text(value & 0xffffffffn);
+  return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+}
+
 /** Where a webhook's host may be reached, and the addresses it resolved to that it may not. */
 export interface ReceiverAddresses {
   /** Public addresses (every address when the operator allows private ones), in the resolver's order. */

@@ -3,7 +3,7 @@ import { recordTestEvent, type TestEventLimits, takeTestEvent } from '../data/al
 import { alertSettingsOf } from '../data/alerts.ts';
 import type { Sql } from '../data/client.ts';
 import { ALERT_USER_AGENT, alertEvent } from './alert-sender.ts';
-import { receiverAddresses } from './receiver-addresses.ts';
+import { canonicalAddress, receiverAddresses } from './receiver-addresses.ts';
 import { postWebhook, type WebhookPostOptions } from './webhook-post.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts';
 
@@ -60,7 +60,11 @@ export async function sendTestEvent(
   const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const found = await resolvedWithin(receiverAddresses(hostname, webhook), RESOLVE_TIMEOUT_MS);
   const reachable = found?.reachable ?? [];
-  const taken = await takeTestEvent(sql, { accountId, url, host: reachable[0]?.address ?? hostname, eventId }, limits);
+  const taken = await takeTestEvent(
+    sql,
+    { accountId, url, host: canonicalAddress(reachable[0]?.address ?? hostname), eventId },
+    limits,
+  );
   if ('limited' in taken) return { refused: taken.limited === 'account' ? 'account limit' : 'host limit' };
   const at = now();
   const body = JSON.stringify({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { receiverAddresses } from '../alerts/receiver-addresses.ts';
+import { canonicalAddress, receiverAddresses } from '../alerts/receiver-addresses.ts';
 import { TEST_EVENT_LIMITS } from '../alerts/test-event.ts';
 import { postWebhook, type WebhookPostOptions } from '../alerts/webhook-post.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../alerts/webhook-signature.ts';
@@ -42,7 +42,7 @@ export async function sendWatchTestEvent(
   const eventId = `watch_news_${token}`;
   const taken = await takeTestEvent(
     sql,
-    { accountId: caller.accountId, url, host: reachable[0]?.address ?? hostname, eventId },
+    { accountId: caller.accountId, url, host: canonicalAddress(reachable[0]?.address ?? hostname), eventId },
     limits,
   );
   if ('limited' in taken) return { refused: taken.limited === 'account' ? 'account limit' : 'host limit' };

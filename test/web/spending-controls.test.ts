@@ -348,7 +348,7 @@ describe('spending controls on the account page', () => {
 
   it(
     'parallel test events never pass a limit together; ' +
-      'one address receives at most its limit from all accounts, under any name',
+      'one address receives at most its limit from all accounts, under any name or spelling',
     async () => {
       const webhook = { ca: receiver.ca, resolve: network.resolve, connect: network.connect };
       const accounts: number[] = [];
@@ -386,6 +386,18 @@ describe('spending controls on the account page', () => {
       expect(await sendTestEvent(page.db.sql, accounts[2], { webhook, limits: { perAccount: 4, perHost } })).toEqual({
         refused: 'host limit',
       });
+      expect(receiver.received.length).toBe(before + 6);
+
+      // The same address in its IPv4-mapped IPv6 spellings is the same address, counted once.
+      const spelled = (address: string) => {
+        const renamed = fakeNetwork({ 'hooks.example.com': [address], 'example.com': [address] }, receiver.port);
+        return { ...webhook, resolve: renamed.resolve, connect: renamed.connect };
+      };
+      const limits = { perAccount: 10, perHost };
+      for (const address of ['::ffff:5db8:d822', '::FFFF:93.184.216.34'])
+        expect(await sendTestEvent(page.db.sql, accounts[1], { webhook: spelled(address), limits })).toEqual({
+          refused: 'host limit',
+        });
       expect(receiver.received.length).toBe(before + 6);
     },
   );
