@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { Sql } from './client.ts';
 import { writeLedger } from './ledger-entries.ts';
 
@@ -91,7 +92,8 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
   const [{ due: anyDue }] = await sql<{ due: boolean }[]>`
     SELECT EXISTS (
       SELECT 1 FROM watch_deliveries d JOIN accounts a ON a.id = d.account_id
-      WHERE d.billing IN ('due', 'held') AND (d.billing = 'due' OR a.balance >= ${price})
+      JOIN watches w ON w.id = d.watch_id LEFT JOIN api_keys k ON k.id = w.key_id
+      WHERE d.billing IN ('due', 'held') AND (d.billing = 'due' OR (a.balance >= ${price} AND ${capRoom(sql, price)}))
     ) AS due`;
   if (!anyDue) return { charged: 0, held: 0, newlyHeld: [] };
   return sql.begin(async (tx) => {
@@ -100,7 +102,8 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       FROM watch_deliveries d
       JOIN watches w ON w.id = d.watch_id
       JOIN accounts a ON a.id = d.account_id
-      WHERE d.billing = 'due' OR (d.billing = 'held' AND a.balance >= ${price})
+      LEFT JOIN api_keys k ON k.id = w.key_id
+      WHERE d.billing = 'due' OR (d.billing = 'held' AND a.balance >= ${price} AND ${capRoom(tx, price)})
       ORDER BY d.account_id, d.id
       LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED`;
@@ -112,6 +115,17 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       SELECT id, balance, low_balance_armed, low_balance_threshold FROM accounts
       WHERE id = ANY(string_to_array(${ids(accountIds)}, ',')::bigint[]) ORDER BY id FOR UPDATE`;
     const byId = new Map(accounts.map((account) => [account.id, { ...account, alerted: false }]));
+    // The watch's key, locked after its account as a call's debit does: its daily cap holds news
+    // like a short balance, and what it is charged counts as the key's spend of the day (R19.13).
+    const keyIds = [...new Set(due.flatMap((row) => (row.key_id === null ? [] : [row.key_id])))];
+    const keys = new Map(
+      (
+        await tx<{ id: number; daily_cap: number | null; spent: number }[]>`
+          SELECT id, daily_cap,
+            CASE WHEN cap_day = (now() AT TIME ZONE 'UTC')::date THEN cap_day_spent ELSE 0 END AS spent
+          FROM api_keys WHERE id = ANY(string_to_array(${ids(keyIds)}, ',')::bigint[]) ORDER BY id FOR UPDATE`
+      ).map((key) => [key.id, { ...key, charged: 0 }]),
+    );
     const entries: {
       delivery_id: number;
       account_id: number;
@@ -125,12 +139,16 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
     for (const row of due) {
       const account = byId.get(row.account_id);
       if (account === undefined) continue;
-      if (account.balance < price) {
+      const key = row.key_id === null ? undefined : keys.get(row.key_id);
+      const capped = key !== undefined && key.daily_cap !== null && key.spent + key.charged + price > key.daily_cap;
+      if (account.balance < price || capped) {
         held.push(row.id);
-        heldAccounts.add(row.account_id);
+        // The email says the balance is out of credits; a cap's hold ends by itself the next day.
+        if (account.balance < price) heldAccounts.add(row.account_id);
         continue;
       }
       account.balance -= price;
+      if (key !== undefined) key.charged += price;
       entries.push({
         delivery_id: row.id,
         account_id: row.account_id,
@@ -174,6 +192,15 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
         UPDATE watch_deliveries d SET billing = 'paid', charge_id = c.id
         FROM charges c JOIN entries e ON e.request_id = c.request_id
         WHERE d.id = e.delivery_id`;
+      const spent = [...keys.values()].filter((key) => key.charged > 0).map(({ id, charged }) => ({ id, charged }));
+      if (spent.length > 0)
+        await tx`
+          UPDATE api_keys k
+          SET cap_day_spent = CASE WHEN k.cap_day = (now() AT TIME ZONE 'UTC')::date THEN k.cap_day_spent ELSE 0 END
+              + s.charged,
+            cap_day = (now() AT TIME ZONE 'UTC')::date
+          FROM json_to_recordset(${JSON.stringify(spent)}::text::json) AS s(id bigint, charged bigint)
+          WHERE k.id = s.id`;
       const alerted = charged.filter((account) => account.alerted);
       const alerts = alerted.map((a) => ({ id: a.id, balance: a.balance, threshold: a.low_balance_threshold }));
       if (alerted.length > 0)
@@ -209,6 +236,13 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
     }
     return { charged: entries.length, held: held.length, newlyHeld };
   });
+}
+
+/** Whether the watch's key (`k`, absent when none) has room for `price` more today under its daily cap. */
+function capRoom(sql: Sql | postgres.TransactionSql, price: number) {
+  return sql`(k.daily_cap IS NULL
+    OR CASE WHEN k.cap_day = (now() AT TIME ZONE 'UTC')::date THEN k.cap_day_spent ELSE 0 END + ${price}
+       <= k.daily_cap)`;
 }
 
 /** Records that the one email telling an account its news is held went out. */
@@ -392,12 +426,17 @@ async function refundDelivery(sql: Sql, deliveryId: number): Promise<void> {
     await tx`
       WITH charge AS (
         SELECT id, key_id, -amount AS amount, ${deliveryRequestId(deliveryId)}::text AS request_id,
-               channel, endpoint
+               channel, endpoint, created_at
         FROM ledger WHERE id = ${delivery.charge_id}
       ), balance AS (
         UPDATE accounts a SET balance = a.balance + c.amount
         FROM charge c WHERE a.id = ${delivery.account_id}
         RETURNING a.id AS account_id, a.balance
+      ), unspent AS (
+        -- As a refunded call's: no longer part of its key's spend of that day, after the account's lock.
+        UPDATE api_keys k SET cap_day_spent = greatest(k.cap_day_spent - c.amount, 0)
+        FROM charge c, balance b
+        WHERE k.id = c.key_id AND k.cap_day = (c.created_at AT TIME ZONE 'UTC')::date
       ), refunded AS (
         ${writeLedger(
           tx,

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addCredits, createAccount, createApiKey } from '../../src/data/accounts.ts';
 import { setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.ts';
+import { setDailyCap } from '../../src/data/api-keys.ts';
 import type { Sql } from '../../src/data/client.ts';
 import { connect } from '../../src/data/client.ts';
 import { SANDBOX_SEARCH_PATH } from '../../src/data/sandbox.ts';
@@ -13,6 +14,7 @@ import { MAX_ATTEMPTS, WatchNewsSender } from '../../src/watches/news-sender.ts'
 import { observation, resetData, TODAY } from '../ingest/helpers.ts';
 import { validateWebhookPayload } from '../support/contract.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { debit } from '../support/debit.ts';
 import { type HttpsReceiver, startHttpsReceiver } from '../support/https-receiver.ts';
 import { startTestSmtp, type TestSmtp } from '../support/mail.ts';
 import { insertWatch } from '../support/watches.ts';
@@ -222,6 +224,9 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
     const [delivery] = await db.sql`SELECT billing, given_up_at IS NOT NULL AS given_up FROM watch_deliveries
       WHERE account_id = ${owner.accountId}`;
     expect(delivery).toEqual({ billing: 'refunded', given_up: true });
+    // Refunded, it no longer counts towards the key's spend of the day (its daily cap).
+    const [key] = await db.sql`SELECT cap_day_spent FROM api_keys WHERE id = ${owner.keyId}`;
+    expect(key).toEqual({ cap_day_spent: 0 });
   });
 
   it('news the balance does not cover is held, told once by email, and released by a purchase', async () => {
@@ -249,6 +254,44 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
     expect((await smtp.next(owner.email)).subject).toBe('Brand watch: 4 new changes found');
     expect(await db.sql`SELECT * FROM watch_hold_notices WHERE account_id = ${owner.accountId}`).toEqual([]);
   });
+
+  it(
+    "news charges count towards the watch key's daily cap: held at the cap, " + "and the key's next call is capped",
+    async () => {
+      const owner = await brandOwner();
+      await setDailyCap(db.sql, owner.accountId, owner.keyId, 7);
+      await insertWatch(db.sql, { ...owner, kind: 'domain', target: 'acme-outdoor.com' });
+      await insertWatch(db.sql, { ...owner, kind: 'advertiser', target: 'Acme Outdoor' });
+      await load();
+      await sender.sendDue();
+      await sender.sendDue();
+      // 7 a day covers one delivery of 5: it is charged, the other held though the balance covers it.
+      const states = () =>
+        db.sql`SELECT billing FROM watch_deliveries WHERE account_id = ${owner.accountId} ORDER BY billing`;
+      expect(await states()).toEqual([{ billing: 'held' }, { billing: 'paid' }]);
+      expect(await balanceOf(owner.accountId)).toBe(195);
+      expect(receiver.received).toHaveLength(1);
+      const [key] = await db.sql<
+        { spent: number }[]
+      >`SELECT cap_day_spent AS spent FROM api_keys WHERE id = ${owner.keyId}`;
+      expect(key.spent).toBe(5);
+      const keyHash = (await db.sql<{ key_hash: Buffer }[]>`SELECT key_hash FROM api_keys WHERE id = ${owner.keyId}`)[0]
+        .key_hash;
+      const call = await debit(db.sql, {
+        keyHash,
+        price: 3,
+        endpoint: 'getAdvertiserSummary',
+        requestId: 'capped-call',
+      });
+      expect(call).toMatchObject({ outcome: 'capped', dailyCap: 7, spentToday: 5 });
+
+      // A higher cap releases the held news at the next pass.
+      await setDailyCap(db.sql, owner.accountId, owner.keyId, 10);
+      await sender.sendDue();
+      expect(await states()).toEqual([{ billing: 'paid' }, { billing: 'paid' }]);
+      expect(await balanceOf(owner.accountId)).toBe(190);
+    },
+  );
 
   it('a charge that crosses the low-balance threshold sets off the alert, as a call does', async () => {
     const owner = await brandOwner();
