@@ -143,6 +143,24 @@ export class AccountSettings {
   }
 
   /** Turns two-factor sign-in off (R12.20), with the current password. */
+  /**
+   * Turns two-factor sign-in on with the current password and a code of the app being set up
+   * (R12.17): a stolen session alone cannot lock the owner out. The recovery codes, or why not.
+   */
+  async enableTwoFactor(
+    asker: Asker,
+    email: string,
+    current: string,
+    code: string,
+  ): Promise<ChangeRefusal | { recoveryCodes: string[] }> {
+    const refused = await this.checkCurrentPassword(asker, current);
+    if (refused !== null) return refused;
+    const recoveryCodes = await new TwoFactor(this.deps.sql).confirmSetup(asker.accountId, email, code);
+    if (recoveryCodes === null)
+      return { field: 'code', message: 'That code is not right. Enter the one the app shows now.' };
+    return { recoveryCodes };
+  }
+
   async disableTwoFactor(asker: Asker, current: string): Promise<ChangeRefusal | null> {
     const refused = await this.checkCurrentPassword(asker, current);
     if (refused !== null) return refused;

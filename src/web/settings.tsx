@@ -194,6 +194,14 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
                 autocomplete="one-time-code"
                 problem={of('two-factor')}
               />
+              <Field
+                id="two-factor-current"
+                name="current"
+                label="Current password"
+                type="password"
+                autocomplete="current-password"
+                problem={of('two-factor')}
+              />
               <button type="submit">Turn on two-factor sign-in</button>
             </form>
           </>
@@ -293,20 +301,16 @@ export function registerSettings(
   web.post('/settings/two-factor/confirm', requireSession, async (c) => {
     const session = c.get('session')!;
     const body = await c.req.parseBody();
-    const codes = await twoFactor.confirmSetup(session.accountId, session.email, String(body.code ?? ''));
-    if (codes === null)
-      return page(
-        c,
-        {
-          problem: {
-            form: 'two-factor',
-            field: 'code',
-            message: 'That code is not right. Enter the one the app shows now.',
-          },
-        },
-        400,
-      );
-    return page(c, { recoveryCodes: codes });
+    const enabled = await settings.enableTwoFactor(
+      { accountId: session.accountId, sessionIdHash: session.idHash, client: clientAddress(c) },
+      session.email,
+      String(body.current ?? ''),
+      String(body.code ?? ''),
+    );
+    if ('recoveryCodes' in enabled) return page(c, { recoveryCodes: enabled.recoveryCodes });
+    const { problem, status, wait } = refusalOf('two-factor', enabled);
+    if (wait !== undefined) c.header('Retry-After', String(wait));
+    return page(c, { problem }, status);
   });
   web.post('/settings/two-factor/disable', requireSession, async (c) => {
     const session = c.get('session')!;

@@ -344,9 +344,16 @@ describe('two-factor sign-in', () => {
       // Until a code confirms it, nothing changes at sign-in.
       expect((await passwordStep('totp@example.com')).signedIn.location).toBe('/account/keys');
 
-      const wrong = await browser.post('/account/settings/two-factor/confirm', { code: '000000' });
+      const wrong = await browser.post('/account/settings/two-factor/confirm', { code: '000000', current: PASSWORD });
       expect(wrong.status).toBe(400);
-      const on = await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+      // A session alone turns nothing on: the current password is asked for (R12.17).
+      const noPassword = await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+      expect(noPassword.status).toBe(400);
+      expect(noPassword.text).toContain('That is not your current password.');
+      const on = await browser.post('/account/settings/two-factor/confirm', {
+        code: codeOf(secret),
+        current: PASSWORD,
+      });
       expect(on.status).toBe(200);
       const codes = [...on.text.matchAll(/<code>([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})<\/code>/g)].map((m) => m[1]);
       expect(codes).toHaveLength(10);
@@ -387,7 +394,7 @@ describe('two-factor sign-in', () => {
 
   it('wrong codes count against the sign-in limits: after 10 failures, 429 even for the right code', async () => {
     const { browser, secret } = await turnedOn('guess-code@example.com');
-    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret), current: PASSWORD });
     const { browser: guesser } = await passwordStep('guess-code@example.com');
     await guesser.get('/account/sign-in/code');
     const statuses: number[] = [];
@@ -401,7 +408,7 @@ describe('two-factor sign-in', () => {
 
   it('turning it off needs the password; then the password alone signs in again', async () => {
     const { browser, secret } = await turnedOn('off@example.com');
-    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret) });
+    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret), current: PASSWORD });
     expect(
       (await browser.post('/account/settings/two-factor/disable', { current: 'not my password at all' })).status,
     ).toBe(400);
