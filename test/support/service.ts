@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { projectRoot } from '../../src/config.ts';
 import { demoCurlLines } from '../../src/demo.ts';
 
@@ -78,11 +77,4 @@ export function startService(env: Record<string, string | undefined>): Promise<S
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './ports.ts';
