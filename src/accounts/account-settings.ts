@@ -55,6 +55,11 @@ export class AccountSettings {
     if (refused !== null) return refused;
     await setPassword(this.deps.sql, asker.accountId, await hashPassword(next));
     await endOtherSessions(this.deps.sql, asker.accountId, asker.sessionIdHash);
+    this.#tell(
+      [login.email],
+      'Your password was changed',
+      'The password of your Advertiser Lookup API account was changed.',
+    );
     return null;
   }
 
@@ -121,12 +126,19 @@ export class AccountSettings {
   ): Promise<{ accountId: number; email: string } | 'link-unusable' | 'address-taken'> {
     const change = await useEmailChangeToken(this.deps.sql, tokenHash(token));
     if (change === null) return 'link-unusable';
+    const before = await loginOf(this.deps.sql, change.accountId);
     const moved = await changeEmail(this.deps.sql, {
       accountId: change.accountId,
       email: change.newEmail,
       emailNormalized: normalizeEmail(change.newEmail),
     });
-    return moved ? { accountId: change.accountId, email: change.newEmail } : 'address-taken';
+    if (!moved) return 'address-taken';
+    this.#tell(
+      [...(before === null ? [] : [before.email]), change.newEmail],
+      'Your sign-in address was changed',
+      `Your Advertiser Lookup API account now signs in with ${change.newEmail}; its emails go there.`,
+    );
+    return { accountId: change.accountId, email: change.newEmail };
   }
 
   /**
@@ -138,7 +150,16 @@ export class AccountSettings {
       return { field: 'confirmation', message: 'Tick the box to confirm that the account is to be deleted.' };
     const refused = await this.checkCurrentPassword(asker, current);
     if (refused !== null) return refused;
+    // The address is erased with the account: read it first.
+    const login = await loginOf(this.deps.sql, asker.accountId);
     await eraseAccount(this.deps.sql, asker.accountId);
+    if (login !== null)
+      this.#tell(
+        [login.email],
+        'Your account was deleted',
+        'Your Advertiser Lookup API account was deleted: its keys are revoked and this address is erased.',
+        { wayBack: false },
+      );
     return null;
   }
 
@@ -158,6 +179,11 @@ export class AccountSettings {
     const recoveryCodes = await new TwoFactor(this.deps.sql).confirmSetup(asker.accountId, email, code);
     if (recoveryCodes === null)
       return { field: 'code', message: 'That code is not right. Enter the one the app shows now.' };
+    this.#tell(
+      [email],
+      'Two-factor sign-in was turned on',
+      'Signing in to your Advertiser Lookup API account now asks for a code from an authenticator app.',
+    );
     return { recoveryCodes };
   }
 
@@ -165,7 +191,28 @@ export class AccountSettings {
     const refused = await this.checkCurrentPassword(asker, current);
     if (refused !== null) return refused;
     await new TwoFactor(this.deps.sql).disable(asker.accountId);
+    const login = await loginOf(this.deps.sql, asker.accountId);
+    if (login !== null)
+      this.#tell(
+        [login.email],
+        'Two-factor sign-in was turned off',
+        'Signing in to your Advertiser Lookup API account asks for the password alone again.',
+      );
     return null;
+  }
+
+  /**
+   * Tells the account's address(es) of a security change after the answer (R12.17), with the way
+   * back for an owner who did not make it.
+   */
+  #tell(to: string[], subject: string, what: string, { wayBack = true } = {}): void {
+    const reset = new URL('/account/forgot-password', this.deps.publicUrl()).toString();
+    const text = wayBack
+      ? lines(what, 'If it was not you, reset your password now (it signs every browser out):', reset)
+      : lines(what);
+    this.#later(async () => {
+      for (const address of to) await this.deps.mailer.send({ to: address, subject, text });
+    });
   }
 
   /** Work after the answer; its failure is logged without the link (a token never reaches the log). */

@@ -263,6 +263,8 @@ describe('deleting the account', () => {
       expect(deleted.status).toBe(303);
       expect(deleted.location).toBe('/account/sign-in?done=deleted');
       expect((await browser.get(deleted.location!)).text).toContain('Your account is deleted');
+      const told = await page.smtp.next('leaving@example.com');
+      expect(told.subject).toBe('Your account was deleted');
       expect((await call()).status).toBe(401);
       expect((await other.get('/account')).status).toBe(303);
       expect((await browser.get('/account')).status).toBe(303);
@@ -404,6 +406,28 @@ describe('two-factor sign-in', () => {
     const right = await guesser.post('/account/sign-in/code', { code: codeOf(secret, 1) });
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it("every security change is told by email to the account's address, a change of address to both", async () => {
+    const told = async (address: string, subject: string) => {
+      const mail = await page.smtp.next(address);
+      expect(mail.subject).toBe(subject);
+      expect(mail.raw).toContain('/account/forgot-password');
+    };
+    const { browser, secret } = await turnedOn('told@example.com');
+    await browser.post('/account/settings/two-factor/confirm', { code: codeOf(secret), current: PASSWORD });
+    await told('told@example.com', 'Two-factor sign-in was turned on');
+    await browser.post('/account/settings/two-factor/disable', { current: PASSWORD });
+    await told('told@example.com', 'Two-factor sign-in was turned off');
+    await browser.post('/account/settings/password', { current: PASSWORD, password: 'a brand new passphrase' });
+    await told('told@example.com', 'Your password was changed');
+    await browser.post('/account/settings/email', { email: 'told-new@example.com', current: 'a brand new passphrase' });
+    await told('told@example.com', 'A change of your email address was asked for');
+    const link = new URL((await page.smtp.next('told-new@example.com')).link!);
+    await browser.get(`${link.pathname}${link.search}`);
+    await browser.post('/account/confirm-email', { token: link.searchParams.get('token')! });
+    await told('told@example.com', 'Your sign-in address was changed');
+    await told('told-new@example.com', 'Your sign-in address was changed');
   });
 
   it('turning it off needs the password; then the password alone signs in again', async () => {
