@@ -93,7 +93,8 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
     SELECT EXISTS (
       SELECT 1 FROM watch_deliveries d JOIN accounts a ON a.id = d.account_id
       JOIN watches w ON w.id = d.watch_id LEFT JOIN api_keys k ON k.id = w.key_id
-      WHERE d.billing IN ('due', 'held') AND (d.billing = 'due' OR (a.balance >= ${price} AND ${capRoom(sql, price)}))
+      WHERE d.billing IN ('due', 'held') AND ${chargeable(sql)}
+        AND (d.billing = 'due' OR (a.balance >= ${price} AND ${capRoom(sql, price)}))
     ) AS due`;
   if (!anyDue) return { charged: 0, held: 0, newlyHeld: [] };
   return sql.begin(async (tx) => {
@@ -103,7 +104,8 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       JOIN watches w ON w.id = d.watch_id
       JOIN accounts a ON a.id = d.account_id
       LEFT JOIN api_keys k ON k.id = w.key_id
-      WHERE d.billing = 'due' OR (d.billing = 'held' AND a.balance >= ${price} AND ${capRoom(tx, price)})
+      WHERE ${chargeable(tx)}
+        AND (d.billing = 'due' OR (d.billing = 'held' AND a.balance >= ${price} AND ${capRoom(tx, price)}))
       ORDER BY d.account_id, d.id
       LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED`;
@@ -236,6 +238,14 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
     }
     return { charged: entries.length, held: held.length, newlyHeld };
   });
+}
+
+/**
+ * Whether a delivery (`d`, its watch `w`, its account `a`) may still be charged: a deleted watch's
+ * news and a disabled or deleted account's are never charged (R19.13, R12.19), nor wait a digest.
+ */
+function chargeable(sql: Sql | postgres.TransactionSql) {
+  return sql`(w.deleted_at IS NULL AND a.disabled_at IS NULL)`;
 }
 
 /** Whether the watch's key (`k`, absent when none) has room for `price` more today under its daily cap. */
@@ -483,7 +493,9 @@ export async function takeDueDigests(sql: Sql, limit: number, leaseMs: number): 
         SELECT id FROM watch_digests x
         WHERE sent_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= now()
           AND (locked_until IS NULL OR locked_until < now())
-          AND NOT EXISTS (SELECT FROM watch_deliveries d WHERE d.digest_id = x.id AND d.billing IN ('due', 'held'))
+          AND NOT EXISTS (
+            SELECT FROM watch_deliveries d JOIN watches w ON w.id = d.watch_id JOIN accounts a ON a.id = d.account_id
+            WHERE d.digest_id = x.id AND d.billing IN ('due', 'held') AND ${chargeable(sql)})
         ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING g.*
     )

@@ -293,6 +293,30 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
     },
   );
 
+  it("a watch deleted while its news is held is never charged for it, nor is a disabled account's news", async () => {
+    const owner = await brandOwner({ credits: 7 });
+    await insertWatch(db.sql, { ...owner, kind: 'domain', target: 'acme-outdoor.com' });
+    await insertWatch(db.sql, { ...owner, kind: 'advertiser', target: 'Acme Outdoor' });
+    const disabled = await brandOwner();
+    await insertWatch(db.sql, { ...disabled, kind: 'domain', target: 'acme-outdoor.com' });
+    await db.sql`UPDATE accounts SET disabled_at = now() WHERE id = ${disabled.accountId}`;
+    await load();
+    await sender.sendDue();
+    expect((await smtp.next(owner.email)).subject).toBe('Your watch news is held: your balance is out of credits');
+    await db.sql`
+      UPDATE watches SET deleted_at = now()
+      WHERE id = (SELECT watch_id FROM watch_deliveries WHERE account_id = ${owner.accountId} AND billing = 'held')`;
+    await addCredits(db.sql, owner.accountId, 100, 'pay_after_delete_1');
+    await sender.sendDue();
+    expect(await balanceOf(owner.accountId)).toBe(102);
+    expect(await ledgerOf(owner.accountId)).toHaveLength(1);
+    expect(receiver.received).toHaveLength(1);
+    // The digest no longer waits for the deleted watch's news, and does not tell it.
+    expect((await smtp.next(owner.email)).subject).toBe('Brand watch: 2 new changes found');
+    expect(await balanceOf(disabled.accountId)).toBe(200);
+    expect(await ledgerOf(disabled.accountId)).toEqual([]);
+  });
+
   it('a charge that crosses the low-balance threshold sets off the alert, as a call does', async () => {
     const owner = await brandOwner();
     await setLowBalanceThreshold(db.sql, owner.accountId, 198);
