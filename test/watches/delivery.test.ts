@@ -1,6 +1,7 @@
 // @module-tag runtime
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eraseAccount } from '../../src/data/account-erasure.ts';
 import { addCredits, createAccount, createApiKey } from '../../src/data/accounts.ts';
 import { setAlertWebhook, setLowBalanceThreshold } from '../../src/data/alerts.ts';
 import { setDailyCap } from '../../src/data/api-keys.ts';
@@ -316,6 +317,30 @@ describe('brand watch: delivery and billing of news (docs/product-rules.md R19.2
     expect(await balanceOf(disabled.accountId)).toBe(200);
     expect(await ledgerOf(disabled.accountId)).toEqual([]);
   });
+
+  it(
+    'a deleted account: its watches end, its posts forget the webhook URL, ' + 'and a later load charges nothing',
+    async () => {
+      const owner = await brandOwner();
+      await insertWatch(db.sql, { ...owner, kind: 'domain', target: 'acme-outdoor.com' });
+      await load();
+      await sender.sendDue();
+      expect(await ledgerOf(owner.accountId)).toHaveLength(1);
+      await eraseAccount(db.sql, owner.accountId);
+      expect(
+        await db.sql`SELECT webhook_url, last_error FROM watch_deliveries WHERE account_id = ${owner.accountId}`,
+      ).toEqual([{ webhook_url: null, last_error: null }]);
+      expect(await db.sql`SELECT 1 FROM watches WHERE account_id = ${owner.accountId} AND deleted_at IS NULL`).toEqual(
+        [],
+      );
+      await load([
+        observation({ creative_id: 'CR9', advertiser_id: 'AR9', landing_url: 'https://acme-outdoor.com/z' }),
+      ]);
+      await sender.sendDue();
+      expect(await ledgerOf(owner.accountId)).toHaveLength(1);
+      expect(await db.sql`SELECT id FROM watch_deliveries WHERE account_id = ${owner.accountId}`).toHaveLength(1);
+    },
+  );
 
   it('a charge that crosses the low-balance threshold sets off the alert, as a call does', async () => {
     const owner = await brandOwner();
