@@ -15,6 +15,7 @@ import { negotiatedMediaType } from './http/content-negotiation.ts';
 import { routeOperations } from './http/contract-routing.ts';
 import { onError, onNotFound } from './http/error-response.ts';
 import { headAnswersLikeGet } from './http/head-requests.ts';
+import { liveKeyOnly } from './http/live-key.ts';
 import { mcpEndpoint } from './http/mcp.ts';
 import { observeRequests } from './http/observability.ts';
 import { validParameters } from './http/parameters.ts';
@@ -157,7 +158,7 @@ export function createAppRouting(
   registerGetMetrics(app, { metrics });
   registerContractDocuments(app, { operator, publicUrl: web.publicUrl });
   // The same operations as tools for AI agents, billed through the same edge (docs/product-rules.md §21).
-  app.use('/mcp', authentication);
+  app.use('/mcp', authentication, liveKeyOnly(sql));
   // The contract's operations only: a table with the benchmark's floor has no tool for it.
   app.all('/mcp', mcpEndpoint(app, mcpTools()));
   app.route('/account', createAccountPages({ ...web, sql, now, payments, operator, watchLimit }));

@@ -118,3 +118,11 @@ export async function setDailyCap(sql: Sql, accountId: number, keyId: number, ca
     RETURNING id`;
   return rows.length === 1;
 }
+
+/** Whether the key of this hash is live: known, of its kind (test or live), not revoked, its account not disabled. */
+export async function keyIsLive(sql: Sql, keyHash: Buffer, sandbox: boolean): Promise<boolean> {
+  const rows = await sql`
+    SELECT 1 FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = ${keyHash} AND k.sandbox = ${sandbox} AND k.revoked_at IS NULL AND a.disabled_at IS NULL`;
+  return rows.length === 1;
+}

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/contract/api-key.ts';
 import { createApiKey } from '../../src/data/accounts.ts';
 import { revokeKeyOf, setDailyCap } from '../../src/data/api-keys.ts';
 import { refund } from '../../src/data/billing.ts';
@@ -199,14 +200,26 @@ describe('the MCP endpoint: the API as tools over Streamable HTTP, same key, sam
     expect(await api.balanceOf(accountId)).toBe(2);
   });
 
-  it('a revoked key: every tool call is unauthorized; no key at all: the endpoint answers 401', async () => {
+  it('a revoked, forged or missing key: the endpoint answers 401 before any work, whatever the batch', async () => {
     const { key, accountId, keyId } = await api.newKey(100);
     const client = await connect(key);
     expect((await call(client, 'getAccount', {})).isError ?? false).toBe(false);
     await revokeKeyOf(api.db.sql, accountId, keyId);
-    const result = await call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' });
-    expect(result.structuredContent).toMatchObject({ error: 'unauthorized', status: 401 });
+    await expect(call(client, 'getAdvertiserSummary', { name: 'Acme Outdoor GmbH' })).rejects.toThrow(/unauthorized/);
     expect(await api.balanceOf(accountId)).toBe(100);
+    // A forged key of the right form asks for the tools 100 times in one batch: one small 401.
+    const batch = Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' }));
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${generateApiKey().key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(batch),
+    });
+    expect(forged.status).toBe(401);
+    expect((await forged.text()).length).toBeLessThan(1_000);
     const anonymous = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

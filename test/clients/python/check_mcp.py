@@ -3,7 +3,7 @@
 Run by the contract step (scripts/contract/run.ts) against the live service, with the keys it
 prepared in ALK_FUZZ_KEYS: it lists the tools, calls a billed one and a free one with the funded
 key, checks that the balance moved by the tool's price and nothing else, and that the poor and
-revoked keys get tool errors carrying the API's codes (docs/product-rules.md R21.3, R21.4).
+revoked key is refused by the endpoint itself (docs/product-rules.md R21.1, R21.3, R21.4).
 Exits non-zero on the first disagreement.
 """
 
@@ -11,6 +11,8 @@ import asyncio
 import json
 import os
 import sys
+import urllib.error
+import urllib.request
 
 from mcp import ClientSession
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
@@ -77,16 +79,31 @@ async def poor(session):
     check(refused.is_error and code == "insufficient_credits", "poor key: 402 as a tool error")
 
 
-async def revoked(session):
-    refused = await session.call_tool("getAccount", {})
-    code = refused.structured_content["error"]
-    check(refused.is_error and code == "unauthorized", "revoked key: 401 as a tool error")
+def revoked(key):
+    """A key that is not live gets the endpoint's 401 before any MCP work (R21.1)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    request = urllib.request.Request(
+        f"{BASE_URL}/mcp",
+        data=body,
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
+    try:
+        urllib.request.urlopen(request)
+        check(False, "revoked key: 401 from the endpoint")
+    except urllib.error.HTTPError as error:
+        code = json.loads(error.read())["error"]
+        check(error.code == 401 and code == "unauthorized", "revoked key: 401 from the endpoint")
 
 
 async def main():
     await session_calls(KEYS["funded"], funded)
     await session_calls(KEYS["poor"], poor)
-    await session_calls(KEYS["revoked"], revoked)
+    revoked(KEYS["revoked"])
 
 
 asyncio.run(main())
