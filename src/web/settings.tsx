@@ -57,6 +57,20 @@ function Field(props: {
   );
 }
 
+/** The current password every change asks for (R12.17), one field per form. */
+function CurrentPassword({ form, problem }: { form: SettingsForm; problem?: Problem }) {
+  return (
+    <Field
+      id={`${form}-current`}
+      name="current"
+      label="Current password"
+      type="password"
+      autocomplete="current-password"
+      problem={problem}
+    />
+  );
+}
+
 function FormProblem({ form, problem }: { form: SettingsForm; problem?: Problem }) {
   if (problem?.form !== form) return null;
   return (
@@ -86,14 +100,7 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
         <FormProblem form="password" problem={problem} />
         <form method="post" action="/account/settings/password">
           <CsrfField token={session.csrfToken} />
-          <Field
-            id="password-current"
-            name="current"
-            label="Current password"
-            type="password"
-            autocomplete="current-password"
-            problem={of('password')}
-          />
+          <CurrentPassword form="password" problem={of('password')} />
           <Field
             id="password-new"
             name="password"
@@ -124,14 +131,7 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
             autocomplete="email"
             problem={of('email')}
           />
-          <Field
-            id="email-current"
-            name="current"
-            label="Current password"
-            type="password"
-            autocomplete="current-password"
-            problem={of('email')}
-          />
+          <CurrentPassword form="email" problem={of('email')} />
           <button type="submit">Send a confirmation link</button>
         </form>
         <p class="muted">The change applies when you follow the link sent to the new address.</p>
@@ -194,14 +194,7 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
                 autocomplete="one-time-code"
                 problem={of('two-factor')}
               />
-              <Field
-                id="two-factor-current"
-                name="current"
-                label="Current password"
-                type="password"
-                autocomplete="current-password"
-                problem={of('two-factor')}
-              />
+              <CurrentPassword form="two-factor" problem={of('two-factor')} />
               <button type="submit">Turn on two-factor sign-in</button>
             </form>
           </>
@@ -216,14 +209,7 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
             )}
             <form method="post" action="/account/settings/two-factor/disable">
               <CsrfField token={session.csrfToken} />
-              <Field
-                id="two-factor-current"
-                name="current"
-                label="Current password"
-                type="password"
-                autocomplete="current-password"
-                problem={of('two-factor')}
-              />
+              <CurrentPassword form="two-factor" problem={of('two-factor')} />
               <button type="submit" class="secondary">
                 Turn off two-factor sign-in
               </button>
@@ -241,14 +227,7 @@ function SettingsPage({ session, twoFactor, done, problem, recoveryCodes }: Sett
         <FormProblem form="delete" problem={problem} />
         <form method="post" action="/account/settings/delete">
           <CsrfField token={session.csrfToken} />
-          <Field
-            id="delete-current"
-            name="current"
-            label="Current password"
-            type="password"
-            autocomplete="current-password"
-            problem={of('delete')}
-          />
+          <CurrentPassword form="delete" problem={of('delete')} />
           <label class="check">
             <input
               name="confirmation"

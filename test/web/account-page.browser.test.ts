@@ -456,7 +456,12 @@ describe('the account page in a browser, from sign-up to a revoked key', () => {
     const revokeForm = new URL(page.url()).pathname;
     await audit(page, 'revoke');
     const keyId = capForm.split('/')[3];
+    // Two-factor set up but not yet on: the code and the current password it asks for.
+    await page.goto(`${service.url}/account/settings`);
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Turn on two-factor sign-in' }).isVisible()).toBe(true);
     const more: [string, string][] = [
+      ['two-factor-setting-up', '/account/settings'],
       ['overview-with-usage', '/account'],
       ['overview-90-days-one-key', `/account?days=90&key=${keyId}`],
       ['ledger-filtered', `/account/ledger?key=${keyId}&kind=charge&from=2020-01-01&to=2099-12-31`],
