@@ -163,7 +163,6 @@ export class AccountSettings {
     return null;
   }
 
-  /** Turns two-factor sign-in off (R12.20), with the current password. */
   /**
    * Turns two-factor sign-in on with the current password and a code of the app being set up
    * (R12.17): a stolen session alone cannot lock the owner out. The recovery codes, or why not.
@@ -187,6 +186,7 @@ export class AccountSettings {
     return { recoveryCodes };
   }
 
+  /** Turns two-factor sign-in off (R12.20), with the current password. */
   async disableTwoFactor(asker: Asker, current: string): Promise<ChangeRefusal | null> {
     const refused = await this.checkCurrentPassword(asker, current);
     if (refused !== null) return refused;

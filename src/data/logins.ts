@@ -94,7 +94,7 @@ export async function markEmailVerified(sql: Sql, accountId: number): Promise<bo
 
 /**
  * A new password; a reset also proves the address, so it counts as verified. Every unused reset and
- * change-of-address link retires with the old password (R12.6): whoever knew it can no longer move
+ * change-of-address link retires with the old password (R12.18): whoever knew it can no longer move
  * the account to their address.
  */
 export async function setPassword(sql: Sql, accountId: number, passwordHash: string): Promise<void> {

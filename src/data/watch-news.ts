@@ -118,7 +118,7 @@ export async function billWatchNews(sql: Sql, price: number, limit = 500): Promi
       WHERE id = ANY(string_to_array(${ids(accountIds)}, ',')::bigint[]) ORDER BY id FOR UPDATE`;
     const byId = new Map(accounts.map((account) => [account.id, { ...account, alerted: false }]));
     // The watch's key, locked after its account as a call's debit does: its daily cap holds news
-    // like a short balance, and what it is charged counts as the key's spend of the day (R19.13).
+    // like a short balance, and what it is charged counts as the key's spend of the day (R19.22).
     const keyIds = [...new Set(due.flatMap((row) => (row.key_id === null ? [] : [row.key_id])))];
     const keys = new Map(
       (
