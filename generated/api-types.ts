@@ -272,7 +272,8 @@ export type paths = {
          *     lookups) and hears of every advertiser identifier that sends ads to it for the first time;
          *     an `advertiser` watch names an advertiser exactly as the lookups take it (the rules of the
          *     `name` parameter, byte for byte) and hears of every landing domain it uses for the first
-         *     time. The body is JSON, `{"kind": …, "target": …}`, with `Content-Type: application/json`.
+         *     time. The body is JSON in UTF-8, `{"kind": …, "target": …}`, at most 16 KiB, with
+         *     `Content-Type: application/json`.
          *
          *     Answers `201` with the new watch and its `Location`; when the same watch (kind and
          *     normalized target) is already live on the account, `200` with that watch, so creating a
@@ -1432,7 +1433,8 @@ export type components = {
             };
         };
         /**
-         * @description The body is not a JSON object `{"kind", "target"}` (`invalid_body`), `kind` is neither
+         * @description The body is not a JSON object `{"kind", "target"}`, is not valid UTF-8 or is over 16 KiB
+         *     (`invalid_body`; a longer body is read no further than that), `kind` is neither
          *     `domain` nor `advertiser` (`invalid_kind`), the target of a domain watch is blank or not a
          *     host with a registrable domain (`missing_domain`, `invalid_domain`), the target of an
          *     advertiser watch is blank or longer than 512 code points (`missing_name`,
@@ -1544,7 +1546,7 @@ export type components = {
                 "application/json": components["schemas"]["WatchTestEventRefusedError"];
             };
         };
-        /** @description The body is not sent as `application/json` (its `Content-Type`). Free. */
+        /** @description The body is not sent as `application/json` (its `Content-Type`), or names a `charset` other than `utf-8`. Free. */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

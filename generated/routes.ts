@@ -1839,7 +1839,7 @@ const IdempotencyKeyReusedResponse = {
 
 const WatchRequestErrorResponse = {
   description:
-    'The body is not a JSON object `{"kind", "target"}` (`invalid_body`), `kind` is neither\n`domain` nor `advertiser` (`invalid_kind`), the target of a domain watch is blank or not a\nhost with a registrable domain (`missing_domain`, `invalid_domain`), the target of an\nadvertiser watch is blank or longer than 512 code points (`missing_name`,\n`invalid_name`), or the `Idempotency-Key` header is malformed. Free.\n',
+    'The body is not a JSON object `{"kind", "target"}`, is not valid UTF-8 or is over 16 KiB\n(`invalid_body`; a longer body is read no further than that), `kind` is neither\n`domain` nor `advertiser` (`invalid_kind`), the target of a domain watch is blank or not a\nhost with a registrable domain (`missing_domain`, `invalid_domain`), the target of an\nadvertiser watch is blank or longer than 512 code points (`missing_name`,\n`invalid_name`), or the `Idempotency-Key` header is malformed. Free.\n',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -2031,7 +2031,8 @@ const WatchTestEventRefusedResponse = {
 }
 
 const UnsupportedMediaTypeResponse = {
-  description: 'The body is not sent as `application/json` (its `Content-Type`). Free.',
+  description:
+    'The body is not sent as `application/json` (its `Content-Type`), or names a `charset` other than `utf-8`. Free.',
   headers: z.object({
     'X-Request-Id': XRequestIdHeaderSchema,
     'Cache-Control': CacheControlHeaderSchema,
@@ -2049,7 +2050,7 @@ const UnsupportedMediaTypeResponse = {
         unsupportedMediaType: {
           value: {
             error: 'unsupported_media_type',
-            message: 'Send the body as JSON, with "Content-Type: application/json".',
+            message: 'Send the body as JSON in UTF-8, with "Content-Type: application/json".',
           },
         },
       },
@@ -3317,7 +3318,7 @@ export const postApiV1WatchesRoute = createRoute({
   tags: ['Watches'],
   summary: 'Create a watch',
   description:
-    'Starts a brand watch: after every load, hear of what started. A `domain` watch names a\nroot domain, host or URL (`target`, normalized exactly like the `domain` parameter of the\nlookups) and hears of every advertiser identifier that sends ads to it for the first time;\nan `advertiser` watch names an advertiser exactly as the lookups take it (the rules of the\n`name` parameter, byte for byte) and hears of every landing domain it uses for the first\ntime. The body is JSON, `{"kind": …, "target": …}`, with `Content-Type: application/json`.\n\nAnswers `201` with the new watch and its `Location`; when the same watch (kind and\nnormalized target) is already live on the account, `200` with that watch, so creating a\nwatch twice is harmless. An account holds at most 1,000 live watches per dataset by default\n(the operator sets it with `WATCH_LIMIT`); one more answers `409 watch_limit_reached`.\nA watch created with a test key is a sandbox watch: it watches the sandbox dataset, and\nonly test keys see it. Free: costs 0 credits and writes nothing to the ledger. It counts\ntowards the key\'s rate limit. An `Idempotency-Key` makes a retry replay the first `201` or\n`200` (status and body), and the key with another body answers `422 idempotency_key_reused`.\n',
+    'Starts a brand watch: after every load, hear of what started. A `domain` watch names a\nroot domain, host or URL (`target`, normalized exactly like the `domain` parameter of the\nlookups) and hears of every advertiser identifier that sends ads to it for the first time;\nan `advertiser` watch names an advertiser exactly as the lookups take it (the rules of the\n`name` parameter, byte for byte) and hears of every landing domain it uses for the first\ntime. The body is JSON in UTF-8, `{"kind": …, "target": …}`, at most 16 KiB, with\n`Content-Type: application/json`.\n\nAnswers `201` with the new watch and its `Location`; when the same watch (kind and\nnormalized target) is already live on the account, `200` with that watch, so creating a\nwatch twice is harmless. An account holds at most 1,000 live watches per dataset by default\n(the operator sets it with `WATCH_LIMIT`); one more answers `409 watch_limit_reached`.\nA watch created with a test key is a sandbox watch: it watches the sandbox dataset, and\nonly test keys see it. Free: costs 0 credits and writes nothing to the ledger. It counts\ntowards the key\'s rate limit. An `Idempotency-Key` makes a retry replay the first `201` or\n`200` (status and body), and the key with another body answers `422 idempotency_key_reused`.\n',
   operationId: 'createWatch',
   request: {
     headers: z.object({ 'Idempotency-Key': IdempotencyKeyParamsSchema }),
